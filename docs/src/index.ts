@@ -1,0 +1,1 @@
+export { buildOpenApiDocument } from './openapi.js';

@@ -1,0 +1,1 @@
+export { cronProblem, nextOccurrences } from './occurrences.js';

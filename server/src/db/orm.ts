@@ -1,0 +1,31 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { ClientConfig } from 'pg';
+import { CronSchema } from '../crons/cron.entity.js';
+import { EventSchema } from '../events/event.entity.js';
+import { ApiKeySchema } from '../teams/api-key.entity.js';
+import { TeamSchema } from '../teams/team.entity.js';
+import { migrations } from './migrations/index.js';
+
+/** Every entity of the service. */
+export const entities = [TeamSchema, ApiKeySchema, CronSchema, EventSchema];
+
+/** Creates the ORM over one PostgreSQL database; `connection` is passed to `pg` as is (TLS included). */
+export async function createOrm(connection: ClientConfig, poolSize: number): Promise<MikroORM> {
+  return MikroORM.init({
+    entities,
+    dbName: connection.database ?? 'postgres',
+    ...(connection.host ? { host: connection.host } : {}),
+    ...(connection.port ? { port: connection.port } : {}),
+    ...(connection.user ? { user: connection.user } : {}),
+    ...(typeof connection.password === 'string' ? { password: connection.password } : {}),
+    driverOptions: { ...connection, application_name: 'webhook-scheduler' },
+    pool: { min: 0, max: poolSize, idleTimeoutMillis: 30_000 },
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, silent: true, snapshot: false },
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    ensureDatabase: false,
+    discovery: { checkDuplicateTableNames: true },
+  });
+}

@@ -1,0 +1,66 @@
+import type { ErrorBody, ErrorCode, ValidationIssue } from '@webhook-scheduler/contract';
+
+type Details = ValidationIssue[] | Record<string, unknown>;
+
+/** An error the API answers with its own status and code. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Details,
+    readonly status: number = statusFor(code),
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: { message: this.message, code: this.code, ...(this.details ? { details: this.details } : {}) },
+    };
+  }
+}
+
+/** 404 for an unknown id, another team's resource or a deleted one. */
+export class NotFoundError extends AppError {
+  constructor(resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key') {
+    super('NOT_FOUND', `${resource} not found`);
+  }
+}
+
+/** 400 for a business-rule violation. */
+export class BadRequestError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('BAD_REQUEST', message, details);
+  }
+}
+
+/** 400 for invalid input, naming each offending field. */
+export class ValidationError extends AppError {
+  constructor(issues: ValidationIssue[], status?: number) {
+    super('VALIDATION_ERROR', validationMessage(issues), issues, status);
+  }
+}
+
+function validationMessage(issues: ValidationIssue[]): string {
+  const [first] = issues;
+  if (!first) return 'Validation failed';
+  const where = first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `Validation failed: ${where}${first.message}${more}`;
+}
+
+/** The HTTP status of each error code. */
+export function statusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'NOT_FOUND':
+      return 404;
+    case 'VALIDATION_ERROR':
+    case 'BAD_REQUEST':
+      return 400;
+    case 'INTERNAL_SERVER_ERROR':
+      return 500;
+  }
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EventStatus, ParsedEventInput } from '@webhook-scheduler/contract';
+import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { type Page, listNewestFirst } from '../shared/list.service.js';
+import { type Event, EventSchema } from './event.entity.js';
+import { type Refusal, deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
+
+type ListQuery = {
+  page: number;
+  limit: number;
+  status?: EventStatus | undefined;
+  cron_id?: string | undefined;
+};
+
+function definition(input: ParsedEventInput, now: Date) {
+  const issues = eventInputIssues(input, now);
+  if (issues.length > 0) throw new ValidationError(issues);
+  return {
+    webhookUrl: input.webhook_url,
+    scheduledAt: new Date(input.scheduled_at),
+    method: input.method,
+    headers: input.headers,
+    payload: input.payload,
+    retryConfig: input.retry_config,
+  };
+}
+
+function refuse(refusal: Refusal | undefined): void {
+  if (refusal) throw new BadRequestError(refusal.message, refusal.details);
+}
+
+export async function listEvents(em: EntityManager, teamId: string, query: ListQuery): Promise<Page<Event>> {
+  return listNewestFirst(
+    em,
+    EventSchema,
+    {
+      teamId,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.cron_id ? { cronId: query.cron_id } : {}),
+    },
+    query,
+  );
+}
+
+export async function createEvent(em: EntityManager, teamId: string, input: ParsedEventInput, now: Date) {
+  const event = em.create(EventSchema, {
+    id: randomUUID(),
+    teamId,
+    cronId: null,
+    retryOf: null,
+    attempt: 0,
+    ...definition(input, now),
+    executedAt: null,
+    status: 'pending',
+    responseStatus: null,
+    responseHeaders: null,
+    responseBody: null,
+    responseDuration: null,
+    responseError: null,
+    leaseToken: null,
+    leaseExpiresAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush();
+  return event;
+}
+
+export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<Event> {
+  const event = await em.findOne(EventSchema, { id, teamId });
+  if (!event) throw new NotFoundError('Event');
+  return event;
+}
+
+/**
+ * Replaces a pending event. The row is locked for the check and the write, so the scheduler cannot
+ * claim it in between: after this commits, only the new definition can fire.
+ */
+export async function replaceEvent(
+  em: EntityManager,
+  teamId: string,
+  id: string,
+  input: ParsedEventInput,
+  now: Date,
+): Promise<Event> {
+  const changes = definition(input, now);
+  return em.transactional(async (tx) => {
+    const event = await tx.findOne(EventSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!event) throw new NotFoundError('Event');
+    refuse(updateRefusal(event));
+    tx.assign(event, { ...changes, updatedAt: now });
+    await tx.flush();
+    return event;
+  });
+}
+
+/** Deletes a manual original event and its retry attempts. */
+export async function deleteEvent(em: EntityManager, teamId: string, id: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const event = await tx.findOne(EventSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!event) throw new NotFoundError('Event');
+    refuse(deleteRefusal(event));
+    await tx.nativeDelete(EventSchema, { retryOf: id });
+    tx.remove(event);
+    await tx.flush();
+  });
+}

@@ -1,0 +1,53 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { type ValidationIssue } from '@webhook-scheduler/contract';
+import { AppError, NotFoundError, ValidationError } from '../errors.js';
+
+interface BodyParserError {
+  type: string;
+  status?: number;
+  limit?: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string';
+}
+
+/** What the body parser's failures mean to a client; undefined for anything else. */
+function bodyParserError(error: unknown): AppError | undefined {
+  if (!isBodyParserError(error)) return undefined;
+  const issue = (message: string): ValidationIssue[] => [{ path: [], message }];
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new ValidationError(issue('request body is not valid JSON'));
+    case 'entity.too.large':
+      return new ValidationError(
+        issue(`request body is larger than the ${error.limit ?? ''} byte limit`),
+        413,
+      );
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ValidationError(issue('request body must be UTF-8 JSON without content encoding'));
+    case 'request.aborted':
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ValidationError(issue('request body could not be read'));
+    default:
+      return undefined;
+  }
+}
+
+/** Unknown routes answer 404 NOT_FOUND in the error shape. */
+export const notFound: RequestHandler = (_req, _res, next) => next(new NotFoundError('Route'));
+
+/** The one error middleware: known errors answer with their code; anything else is logged and a fixed 500. */
+export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const known = error instanceof AppError ? error : bodyParserError(error);
+  if (known) {
+    if (known.status >= 500) req.log.warn({ code: known.code, message: known.message }, 'request failed');
+    res.status(known.status).json(known.toBody());
+    return;
+  }
+  req.log.error({ err: error }, 'unexpected error');
+  if (res.headersSent) return;
+  res.status(500).json(new AppError('INTERNAL_SERVER_ERROR', 'Internal server error').toBody());
+};

@@ -1,0 +1,29 @@
+import type { RequestValidationError } from '@ts-rest/express';
+import type { ValidationIssue } from '@webhook-scheduler/contract';
+import type { ZodError, ZodIssue } from 'zod';
+import { ValidationError } from '../errors.js';
+
+function issuesOf(error: ZodError | null, root: 'body' | 'query' | 'params'): ValidationIssue[] {
+  if (!error) return [];
+  return error.issues.flatMap((issue) => toIssues(issue, root));
+}
+
+function toIssues(issue: ZodIssue, root: 'body' | 'query' | 'params'): ValidationIssue[] {
+  if (issue.code === 'unrecognized_keys') {
+    const noun = root === 'query' ? 'query parameter' : 'field';
+    return issue.keys.map((key) => ({ path: [...issue.path, key], message: `unknown ${noun} "${key}"` }));
+  }
+  if (root === 'body' && issue.path.length === 0 && issue.code === 'invalid_type') {
+    return [{ path: [], message: `request body must be a JSON object (got ${issue.received})` }];
+  }
+  return [{ path: issue.path, message: issue.message }];
+}
+
+/** Maps ts-rest's request validation failure to one VALIDATION_ERROR listing every problem. */
+export function toValidationError(error: RequestValidationError): ValidationError {
+  return new ValidationError([
+    ...issuesOf(error.pathParams, 'params'),
+    ...issuesOf(error.query, 'query'),
+    ...issuesOf(error.body, 'body'),
+  ]);
+}

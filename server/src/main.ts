@@ -1,0 +1,79 @@
+import { CliError, type CliContext } from './cli/context.js';
+import { createProgram } from './cli/program.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { type Role, startService } from './service.js';
+
+const ctx: CliContext = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  config: () => loadConfig(process.env),
+};
+
+function firstStartBanner(url: string, key: string): string[] {
+  return [
+    '',
+    'Created the "default" team and its first API key. It is shown only this once:',
+    '',
+    `  ${key}`,
+    '',
+    'Schedule a webhook 10 seconds from now:',
+    '',
+    `  curl -X POST ${url}/api/v1/events \\`,
+    `    -H 'Authorization: Bearer ${key}' \\`,
+    `    -H 'Content-Type: application/json' \\`,
+    `    -d "{\\"webhook_url\\": \\"https://example.com/hook\\", \\"scheduled_at\\": \\"$(date -u -d '+10 seconds' +%Y-%m-%dT%H:%M:%SZ)\\"}"`,
+    '',
+  ];
+}
+
+/** Runs the service until SIGTERM or SIGINT, then shuts down gracefully. */
+async function runService(role: Role): Promise<void> {
+  const config = ctx.config();
+  const logger = createLogger(config.logLevel, process.stdout);
+  const service = await startService(config, role, logger);
+  if (service.url)
+    ctx.out(
+      `Webhook Scheduler (${role}) is listening on ${service.url} — API reference: ${service.url}/docs`,
+    );
+  if (service.url && service.firstKey) firstStartBanner(service.url, service.firstKey).forEach(ctx.out);
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const shutdown = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'shutting down');
+      service.stop().then(
+        () => {
+          logger.info('stopped');
+          logger.flush();
+          resolve();
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exitCode = 1;
+          resolve();
+        },
+      );
+    };
+    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', shutdown);
+  });
+}
+
+/** Entry point of the `webhook-scheduler` binary. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await createProgram(ctx, runService).parseAsync(argv);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      ctx.err(error.message);
+    } else if (error instanceof CliError || error instanceof Error) {
+      ctx.err(`error: ${error.message}`);
+    } else {
+      ctx.err(`error: ${String(error)}`);
+    }
+    process.exitCode = 1;
+  }
+}

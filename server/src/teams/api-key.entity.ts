@@ -1,0 +1,18 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+
+export const ApiKeySchema = defineEntity({
+  name: 'ApiKey',
+  tableName: 'api_keys',
+  properties: {
+    id: p.uuid().primary(),
+    teamId: p.uuid(),
+    name: p.text(),
+    prefix: p.text(),
+    keyHash: p.text(),
+    createdAt: p.datetime(),
+    expiresAt: p.datetime().strictNullable(),
+    revokedAt: p.datetime().strictNullable(),
+    lastUsedAt: p.datetime().strictNullable(),
+  },
+});
+export type ApiKey = InferEntity<typeof ApiKeySchema>;

@@ -1,0 +1,16 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+
+export const TeamSchema = defineEntity({
+  name: 'Team',
+  tableName: 'teams',
+  properties: {
+    id: p.uuid().primary(),
+    name: p.text(),
+    signingSecret: p.text(),
+    previousSigningSecret: p.text().strictNullable(),
+    previousSecretExpiresAt: p.datetime().strictNullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type Team = InferEntity<typeof TeamSchema>;
