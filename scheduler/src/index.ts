@@ -1,1 +1,21 @@
+export { isMissed, planRecord } from './attempt.rules.js';
 export { cronProblem, nextOccurrences } from './occurrences.js';
+export type {
+  AttemptRecord,
+  ClaimedAttempt,
+  EventStore,
+  Sender,
+  WebhookOutcome,
+  WebhookRequest,
+} from './ports.js';
+export { nextRetryDelay } from './retry-policy.js';
+export {
+  DEFAULT_TUNING,
+  createScheduler,
+  type Scheduler,
+  type SchedulerOptions,
+  type SchedulerTuning,
+} from './scheduler.js';
+export { SLOT_JOB, slotOf } from './timer/slot-jobs.js';
+export { SlotPlanner, type SlotPlan } from './timer/slot-planner.js';
+export { createInterimSender } from './delivery/interim-sender.js';

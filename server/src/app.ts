@@ -3,6 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { UNAUTHORIZED_MESSAGE, contract } from '@webhook-scheduler/contract';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
+import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import type { Authenticate } from './auth/key-authenticator.js';
 import { cronsRouter } from './crons/crons.router.js';
@@ -12,6 +13,7 @@ import type { RouteDeps } from './http/deps.js';
 import { docsRoutes } from './http/docs.router.js';
 import { errorHandler, notFound } from './http/errors.middleware.js';
 import { jsonBody } from './http/json-body.middleware.js';
+import { opsRoutes } from './http/ops.router.js';
 import { requestLog } from './http/request-log.middleware.js';
 import { toValidationError } from './http/validation.js';
 
@@ -19,8 +21,9 @@ export interface AppDeps extends RouteDeps {
   logger: Logger;
   authenticate: Authenticate;
   bodyLimitBytes: number;
-  /** Whether the database answers; /readyz reports it. */
+  /** Whether the database answers and the process is not stopping; /readyz reports it. */
   isReady: () => Promise<boolean>;
+  registry: Registry;
 }
 
 function bearerAuth(authenticate: Authenticate, now: () => Date): RequestHandler {
@@ -45,14 +48,7 @@ export function createApp(deps: AppDeps): Express {
   // HSTS and upgrade-insecure-requests belong to the TLS-terminating proxy, not to a plain-HTTP service.
   app.use(helmet({ hsts: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', (_req, res, next) => {
-    deps.isReady().then((ready) => {
-      res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
-    }, next);
-  });
+  app.use(opsRoutes(deps));
 
   const docs = docsRoutes();
   app.use(docs.openApi);

@@ -44,6 +44,9 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
   WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
   MISSED_EVENT_TOLERANCE: duration('1h'),
+  DELIVERY_CONCURRENCY: positiveInt(1000),
+  SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
+  CRON_HORIZON: duration('1m'),
 });
 
 /** Where the service keeps its data: an external PostgreSQL, or an embedded one under `dataDir`. */
@@ -64,6 +67,14 @@ export interface Config {
     allowedHosts: string[];
   };
   missedEventToleranceMs: number;
+  scheduler: {
+    /** Most webhook calls in flight in one scheduler process. */
+    maxInFlight: number;
+    /** Timer jobs per occupied second: how many scheduler processes can share one busy second. */
+    slotShards: number;
+    /** How far ahead a cron's occurrences exist as pending events (at least the next one). */
+    cronHorizonMs: number;
+  };
 }
 
 /** A configuration that cannot be used, with one line per bad key. */
@@ -99,6 +110,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         .filter((host) => host !== ''),
     },
     missedEventToleranceMs: e.MISSED_EVENT_TOLERANCE,
+    scheduler: {
+      maxInFlight: e.DELIVERY_CONCURRENCY,
+      slotShards: e.SLOT_SHARDS,
+      cronHorizonMs: e.CRON_HORIZON,
+    },
   };
 }
 

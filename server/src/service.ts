@@ -1,9 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import { hostname } from 'node:os';
+import express, { type Express } from 'express';
+import pg from 'pg';
 import type { Logger } from 'pino';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  SlotPlanner,
+  createInterimSender,
+  createScheduler,
+  type Scheduler,
+} from '@webhook-scheduler/scheduler';
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
+import { opsRoutes } from './http/ops.router.js';
+import { createEventStore } from './scheduling/event-store.js';
+import type { Scheduling } from './scheduling/slot-jobs.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
 
 /** Which parts of the service a process runs. */
@@ -11,11 +25,15 @@ export type Role = 'all' | 'api' | 'scheduler';
 
 /** A running service and how to stop it gracefully. */
 export interface RunningService {
-  url: string | undefined;
+  url: string;
   /** The key of the `default` team when this start created it (first start on an empty database). */
   firstKey: string | undefined;
   stop(): Promise<void>;
 }
+
+/** Slot jobs fire this long before their second starts, so they are running when it does. */
+const SLOT_LEAD_MS = 200;
+const USER_AGENT = 'WebhookScheduler/0.1 (+https://github.com/webhook-scheduler/webhook-scheduler)';
 
 /** Starts the service by role over the configured database. */
 export async function startService(config: Config, role: Role, logger: Logger): Promise<RunningService> {
@@ -23,36 +41,85 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     poolSize: config.databasePoolSize,
     log: (message) => logger.info(message),
   });
+  let stopping = false;
+  let scheduler: { instance: Scheduler; pool: pg.Pool } | undefined;
   try {
-    let http: { server: Server; url: string; firstKey: string | undefined } | undefined;
-    let stopping = false;
-    if (role !== 'scheduler') http = await startApi(config, db, logger, () => !stopping);
+    const registry = new Registry();
+    collectDefaultMetrics({ register: registry });
+    const scheduling: Scheduling = {
+      planner: new SlotPlanner({ leadMs: SLOT_LEAD_MS, shards: config.scheduler.slotShards }),
+      cronHorizonMs: config.scheduler.cronHorizonMs,
+    };
+    const isReady = async () => !stopping && (await db.orm.isConnected());
+    if (role !== 'api') scheduler = await startScheduler(config, db, scheduling, registry, logger);
+
+    let firstKey: string | undefined;
+    let app: Express;
+    if (role === 'scheduler') {
+      app = express().use(opsRoutes({ isReady, registry }));
+    } else {
+      firstKey = (await ensureDefaultTeam(db.orm.em.fork(), new Date()))?.key;
+      app = createApp({
+        orm: db.orm,
+        now: () => new Date(),
+        scheduling,
+        logger,
+        authenticate: createKeyAuthenticator(db.orm, logger),
+        bodyLimitBytes: config.bodyLimitBytes,
+        isReady,
+        registry,
+      });
+    }
+    const { server, url } = await listen(app, config);
+    logger.info({ url, role }, 'listening');
     return {
-      url: http?.url,
-      firstKey: http?.firstKey,
+      url,
+      firstKey,
       stop: async () => {
         stopping = true;
-        if (http) await closeServer(http.server, config.shutdownTimeoutMs);
+        await closeServer(server, config.shutdownTimeoutMs);
+        if (scheduler) {
+          await scheduler.instance.drain(config.shutdownTimeoutMs);
+          await scheduler.pool.end();
+        }
         await db.close();
       },
     };
   } catch (error) {
+    await scheduler?.pool.end();
     await db.close();
     throw error;
   }
 }
 
-async function startApi(config: Config, db: Database, logger: Logger, accepting: () => boolean) {
-  const now = () => new Date();
-  const firstKey = await ensureDefaultTeam(db.orm.em.fork(), now());
-  const app = createApp({
-    orm: db.orm,
-    now,
-    logger,
-    authenticate: createKeyAuthenticator(db.orm, logger),
-    bodyLimitBytes: config.bodyLimitBytes,
-    isReady: async () => accepting() && (await db.orm.isConnected()),
+async function startScheduler(
+  config: Config,
+  db: Database,
+  scheduling: Scheduling,
+  registry: Registry,
+  logger: Logger,
+) {
+  const log = logger.child({ component: 'scheduler' });
+  const pool = new pg.Pool({ ...db.connection, max: 4, application_name: 'webhook-scheduler-timer' });
+  // An idle client's error (e.g. PostgreSQL restarting) must not crash the process.
+  pool.on('error', (error) => log.warn({ err: error }, 'timer connection lost'));
+  const instance = createScheduler({
+    pool,
+    store: createEventStore(db.orm, scheduling.planner, log),
+    sender: createInterimSender({ timeoutMs: config.webhook.timeoutMs, userAgent: USER_AGENT }),
+    planner: scheduling.planner,
+    logger: log,
+    registry,
+    name: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    webhookTimeoutMs: config.webhook.timeoutMs,
+    missedToleranceMs: config.missedEventToleranceMs,
+    tuning: { maxInFlight: config.scheduler.maxInFlight, cronHorizonMs: config.scheduler.cronHorizonMs },
   });
+  await instance.start();
+  return { instance, pool };
+}
+
+async function listen(app: Express, config: Config): Promise<{ server: Server; url: string }> {
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);
@@ -61,9 +128,7 @@ async function startApi(config: Config, db: Database, logger: Logger, accepting:
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  logger.info({ url }, 'listening');
-  return { server, url, firstKey: firstKey?.key };
+  return { server, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }
 
 /** Stops accepting connections, lets in-flight requests finish (bounded), then closes the rest. */

@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg, { type ClientConfig } from 'pg';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { SlotPlanner } from '@webhook-scheduler/scheduler';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createKeyAuthenticator } from '../src/auth/key-authenticator.js';
@@ -74,6 +76,8 @@ export async function startTestApp(
   const app = createApp({
     orm,
     now,
+    scheduling: { planner: new SlotPlanner({ leadMs: 200, shards: 2 }), cronHorizonMs: 60_000 },
+    registry: new Registry(),
     logger,
     authenticate: createKeyAuthenticator(orm, logger),
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,

@@ -15,6 +15,7 @@ export const CronSchema = defineEntity({
     payload: p.json<unknown>().strictNullable(),
     retryConfig: p.json<RetryConfig>().strictNullable(),
     isActive: p.boolean(),
+    materializedUntil: p.datetime().strictNullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -6,7 +6,7 @@ import { createCron, deleteCron, getCron, listCrons, replaceCron } from './crons
 
 const s = initServer();
 
-export function cronsRouter({ orm, now }: RouteDeps) {
+export function cronsRouter({ orm, now, scheduling }: RouteDeps) {
   return s.router(contract.crons, {
     list: async ({ query, req }) => {
       const { items, total } = await listCrons(orm.em, teamOf(req), query);
@@ -16,7 +16,7 @@ export function cronsRouter({ orm, now }: RouteDeps) {
       };
     },
     create: async ({ body, req }) => {
-      const cron = await createCron(orm.em, teamOf(req), body, now());
+      const cron = await createCron(orm.em, teamOf(req), body, now(), scheduling);
       return { status: 201, body: { data: toCronDto(cron) } };
     },
     get: async ({ params, req }) => {
@@ -24,7 +24,7 @@ export function cronsRouter({ orm, now }: RouteDeps) {
       return { status: 200, body: { data: toCronDto(cron) } };
     },
     update: async ({ params, body, req }) => {
-      const cron = await replaceCron(orm.em, teamOf(req), params.id, body, now());
+      const cron = await replaceCron(orm.em, teamOf(req), params.id, body, now(), scheduling);
       return { status: 200, body: { data: toCronDto(cron) } };
     },
     delete: async ({ params, req }) => {

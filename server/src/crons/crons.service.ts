@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { ParsedCronInput } from '@webhook-scheduler/contract';
+import { rawQuery } from '../db/raw-query.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { EventSchema } from '../events/event.entity.js';
+import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
 import { type Page, listNewestFirst } from '../shared/list.service.js';
 import { type Cron, CronSchema } from './cron.entity.js';
+import { materializeOccurrences } from './cron-occurrences.js';
 import { cronInputIssues } from './cron.rules.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
@@ -29,15 +32,56 @@ export async function listCrons(em: EntityManager, teamId: string, query: ListQu
   return listNewestFirst(em, CronSchema, where, query);
 }
 
-export async function createCron(em: EntityManager, teamId: string, input: ParsedCronInput, now: Date) {
-  const cron = em.create(CronSchema, {
-    id: randomUUID(),
-    teamId,
-    ...definition(input),
-    createdAt: now,
-    updatedAt: now,
+/** Materializes an active cron's upcoming events and their slot jobs; returns the after-commit hook. */
+async function materialize(
+  tx: EntityManager,
+  cron: Cron,
+  now: Date,
+  scheduling: Scheduling,
+): Promise<() => void> {
+  if (!cron.isActive) return () => {};
+  const times = await materializeOccurrences(tx, cron, now, scheduling.cronHorizonMs);
+  return insertSlotJobs(tx, scheduling.planner, times, now);
+}
+
+/**
+ * Deletes the cron's pending events. A pending retry attempt belongs to a delivery of the old
+ * definition: it is dropped too, and its original, left without retries, ends `failed`.
+ */
+async function dropPendingEvents(tx: EntityManager, cronId: string, now: Date): Promise<void> {
+  await rawQuery(
+    tx,
+    `with dropped as (delete from events where cron_id = $1 and status = 'pending' returning retry_of)
+     update events set status = 'failed', updated_at = $2
+     where id in (select retry_of from dropped where retry_of is not null)
+       and status = 'processing' and lease_token is null`,
+    [cronId, now],
+  );
+}
+
+export async function createCron(
+  em: EntityManager,
+  teamId: string,
+  input: ParsedCronInput,
+  now: Date,
+  scheduling: Scheduling,
+): Promise<Cron> {
+  const changes = definition(input);
+  let committed = () => {};
+  const cron = await em.transactional(async (tx) => {
+    const created = tx.create(CronSchema, {
+      id: randomUUID(),
+      teamId,
+      ...changes,
+      materializedUntil: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.flush();
+    committed = await materialize(tx, created, now, scheduling);
+    return created;
   });
-  await em.flush();
+  committed();
   return cron;
 }
 
@@ -47,23 +91,28 @@ export async function getCron(em: EntityManager, teamId: string, id: string): Pr
   return cron;
 }
 
-/** Replaces the cron and drops its pending events, in one transaction. */
+/** Replaces the cron, drops its pending events and materializes the new schedule, in one transaction. */
 export async function replaceCron(
   em: EntityManager,
   teamId: string,
   id: string,
   input: ParsedCronInput,
   now: Date,
+  scheduling: Scheduling,
 ): Promise<Cron> {
   const changes = definition(input);
-  return em.transactional(async (tx) => {
-    const cron = await tx.findOne(CronSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!cron) throw new NotFoundError('Cron');
-    tx.assign(cron, { ...changes, updatedAt: now });
-    await tx.nativeDelete(EventSchema, { cronId: id, status: 'pending' });
+  let committed = () => {};
+  const cron = await em.transactional(async (tx) => {
+    const found = await tx.findOne(CronSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!found) throw new NotFoundError('Cron');
+    tx.assign(found, { ...changes, materializedUntil: null, updatedAt: now });
     await tx.flush();
-    return cron;
+    await dropPendingEvents(tx, id, now);
+    committed = await materialize(tx, found, now, scheduling);
+    return found;
   });
+  committed();
+  return cron;
 }
 
 /** Deletes the cron and every event it created, in one transaction. */

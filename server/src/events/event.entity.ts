@@ -25,6 +25,7 @@ export const EventSchema = defineEntity({
     responseError: p.text().strictNullable(),
     leaseToken: p.uuid().strictNullable(),
     leaseExpiresAt: p.datetime().strictNullable(),
+    claimCount: p.smallint(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

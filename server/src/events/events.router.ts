@@ -6,7 +6,7 @@ import { createEvent, deleteEvent, getEvent, listEvents, replaceEvent } from './
 
 const s = initServer();
 
-export function eventsRouter({ orm, now }: RouteDeps) {
+export function eventsRouter({ orm, now, scheduling }: RouteDeps) {
   return s.router(contract.events, {
     list: async ({ query, req }) => {
       const { items, total } = await listEvents(orm.em, teamOf(req), query);
@@ -16,7 +16,7 @@ export function eventsRouter({ orm, now }: RouteDeps) {
       };
     },
     create: async ({ body, req }) => {
-      const event = await createEvent(orm.em, teamOf(req), body, now());
+      const event = await createEvent(orm.em, teamOf(req), body, now(), scheduling);
       return { status: 201, body: { data: toEventDto(event) } };
     },
     get: async ({ params, req }) => {
@@ -24,7 +24,7 @@ export function eventsRouter({ orm, now }: RouteDeps) {
       return { status: 200, body: { data: toEventDto(event) } };
     },
     update: async ({ params, body, req }) => {
-      const event = await replaceEvent(orm.em, teamOf(req), params.id, body, now());
+      const event = await replaceEvent(orm.em, teamOf(req), params.id, body, now(), scheduling);
       return { status: 200, body: { data: toEventDto(event) } };
     },
     delete: async ({ params, req }) => {

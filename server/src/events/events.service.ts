@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { EventStatus, ParsedEventInput } from '@webhook-scheduler/contract';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
 import { type Page, listNewestFirst } from '../shared/list.service.js';
 import { type Event, EventSchema } from './event.entity.js';
 import { type Refusal, deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
@@ -43,27 +44,41 @@ export async function listEvents(em: EntityManager, teamId: string, query: ListQ
   );
 }
 
-export async function createEvent(em: EntityManager, teamId: string, input: ParsedEventInput, now: Date) {
-  const event = em.create(EventSchema, {
-    id: randomUUID(),
-    teamId,
-    cronId: null,
-    retryOf: null,
-    attempt: 0,
-    ...definition(input, now),
-    executedAt: null,
-    status: 'pending',
-    responseStatus: null,
-    responseHeaders: null,
-    responseBody: null,
-    responseDuration: null,
-    responseError: null,
-    leaseToken: null,
-    leaseExpiresAt: null,
-    createdAt: now,
-    updatedAt: now,
+export async function createEvent(
+  em: EntityManager,
+  teamId: string,
+  input: ParsedEventInput,
+  now: Date,
+  scheduling: Scheduling,
+): Promise<Event> {
+  const changes = definition(input, now);
+  let committed = () => {};
+  const event = await em.transactional(async (tx) => {
+    const created = tx.create(EventSchema, {
+      id: randomUUID(),
+      teamId,
+      cronId: null,
+      retryOf: null,
+      attempt: 0,
+      ...changes,
+      executedAt: null,
+      status: 'pending',
+      responseStatus: null,
+      responseHeaders: null,
+      responseBody: null,
+      responseDuration: null,
+      responseError: null,
+      leaseToken: null,
+      leaseExpiresAt: null,
+      claimCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.flush();
+    committed = await insertSlotJobs(tx, scheduling.planner, [created.scheduledAt], now);
+    return created;
   });
-  await em.flush();
+  committed();
   return event;
 }
 
@@ -83,16 +98,21 @@ export async function replaceEvent(
   id: string,
   input: ParsedEventInput,
   now: Date,
+  scheduling: Scheduling,
 ): Promise<Event> {
   const changes = definition(input, now);
-  return em.transactional(async (tx) => {
-    const event = await tx.findOne(EventSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!event) throw new NotFoundError('Event');
-    refuse(updateRefusal(event));
-    tx.assign(event, { ...changes, updatedAt: now });
+  let committed = () => {};
+  const event = await em.transactional(async (tx) => {
+    const found = await tx.findOne(EventSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!found) throw new NotFoundError('Event');
+    refuse(updateRefusal(found));
+    tx.assign(found, { ...changes, updatedAt: now });
     await tx.flush();
-    return event;
+    committed = await insertSlotJobs(tx, scheduling.planner, [found.scheduledAt], now);
+    return found;
   });
+  committed();
+  return event;
 }
 
 /** Deletes a manual original event and its retry attempts. */

@@ -1,10 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../auth/key-authenticator.js';
+import type { Scheduling } from '../scheduling/slot-jobs.js';
 
 /** What the route handlers need. */
 export interface RouteDeps {
   orm: MikroORM;
   now: () => Date;
+  scheduling: Scheduling;
 }
 
 declare module 'express-serve-static-core' {

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261121000000_initial } from './Migration20261121000000_initial.js';
+import { Migration20261121100000_scheduler } from './Migration20261121100000_scheduler.js';
 
 /** Every migration, in order. Listed explicitly so the compiled service needs no file globbing. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
+  { name: 'Migration20261121100000_scheduler', class: Migration20261121100000_scheduler },
 ];

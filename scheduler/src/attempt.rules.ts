@@ -1,0 +1,81 @@
+import { nextRetryDelay } from './retry-policy.js';
+import type { AttemptRecord, ClaimedAttempt, WebhookOutcome } from './ports.js';
+
+/** How many times one attempt may be claimed before an ever-expiring lease counts as a failure. */
+export const MAX_CLAIMS = 3;
+
+/** An attempt whose time passed longer ago than the tolerance is not sent (decision 27). */
+export function isMissed(scheduledAt: Date, now: Date, toleranceMs: number): boolean {
+  return now.getTime() - scheduledAt.getTime() > toleranceMs;
+}
+
+/** The outcome given to an event missed during downtime. */
+export function missedOutcome(attempt: ClaimedAttempt, now: Date, toleranceMs: number): WebhookOutcome {
+  const lateMinutes = Math.round((now.getTime() - attempt.scheduledAt.getTime()) / 60_000);
+  return {
+    ok: false,
+    status: null,
+    headers: null,
+    body: null,
+    durationMs: 0,
+    error: `missed: it was due ${lateMinutes} min ago, longer than MISSED_EVENT_TOLERANCE (${Math.round(toleranceMs / 1000)} s), so it was not sent`,
+    permanent: true,
+    startedAt: now,
+  };
+}
+
+/** The outcome of an attempt whose worker stopped mid-call too many times. */
+export function interruptedOutcome(attempt: ClaimedAttempt, now: Date): WebhookOutcome {
+  return {
+    ok: false,
+    status: null,
+    headers: null,
+    body: null,
+    durationMs: 0,
+    error: `delivery was interrupted ${attempt.claimCount} times (the worker stopped during the call)`,
+    permanent: false,
+    startedAt: now,
+  };
+}
+
+/**
+ * What recording an outcome means (decision 17): the attempt ends `success` or `failed` — except an
+ * original with retries still to come, which stays `processing`; a retry is scheduled per the retry
+ * policy unless the failure is permanent; a retry attempt that ends the delivery settles its original.
+ */
+export function planRecord(
+  attempt: ClaimedAttempt,
+  outcome: WebhookOutcome,
+  newId: () => string,
+  { executed = true }: { executed?: boolean } = {},
+): AttemptRecord {
+  const retryNumber = attempt.attempt + 1;
+  const delay =
+    outcome.ok || outcome.permanent || !attempt.retryConfig
+      ? null
+      : nextRetryDelay(attempt.retryConfig, retryNumber);
+  const retry =
+    delay === null
+      ? null
+      : {
+          id: newId(),
+          attempt: retryNumber,
+          scheduledAt: new Date(outcome.startedAt.getTime() + outcome.durationMs + delay),
+        };
+  const finalStatus = outcome.ok ? 'success' : 'failed';
+  const isOriginal = attempt.attempt === 0;
+  return {
+    id: attempt.id,
+    leaseToken: attempt.leaseToken,
+    status: isOriginal && retry ? 'processing' : finalStatus,
+    executedAt: executed ? outcome.startedAt : null,
+    responseStatus: outcome.status,
+    responseHeaders: outcome.headers,
+    responseBody: outcome.body,
+    responseDuration: outcome.durationMs,
+    responseError: outcome.error,
+    originalStatus: isOriginal || retry ? null : finalStatus,
+    originalId: attempt.originalId,
+    retry,
+  };
+}

@@ -1,0 +1,99 @@
+import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+
+/** One outbound webhook call. */
+export interface WebhookRequest {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  /** null means no body. */
+  payload: unknown;
+  /** The original event's id: stable across retries, for receiver de-duplication. */
+  webhookId: string;
+  /** `whsec_…` secrets; two during a rotation, giving two signatures. */
+  signingSecrets: string[];
+}
+
+/** What came of one call. */
+export interface WebhookOutcome {
+  ok: boolean;
+  status: number | null;
+  headers: Record<string, string> | null;
+  body: string | null;
+  durationMs: number;
+  error: string | null;
+  /** The call was refused before it was made (SSRF guard): retrying cannot help. */
+  permanent: boolean;
+  startedAt: Date;
+}
+
+/** Makes webhook calls; never throws, every failure is an outcome. */
+export interface Sender {
+  send(request: WebhookRequest): Promise<WebhookOutcome>;
+  close(): Promise<void>;
+}
+
+/** An event claimed for one delivery attempt, with the lease that guards every later write. */
+export interface ClaimedAttempt {
+  id: string;
+  teamId: string;
+  cronId: string | null;
+  /** The original event (itself for attempt 0). */
+  originalId: string;
+  /** 0 for the original call, n for retry n. */
+  attempt: number;
+  scheduledAt: Date;
+  webhookUrl: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: RetryConfig | null;
+  leaseToken: string;
+  /** How many times this attempt was claimed, this claim included. */
+  claimCount: number;
+  signingSecrets: string[];
+}
+
+/** The recorded result of one attempt, and what it implies for its original and for a retry. */
+export interface AttemptRecord {
+  id: string;
+  leaseToken: string;
+  /** The attempt's new status; an original waiting for its retries stays `processing`. */
+  status: 'success' | 'failed' | 'processing';
+  executedAt: Date | null;
+  responseStatus: number | null;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+  responseDuration: number | null;
+  responseError: string | null;
+  /** For a retry attempt that ends the delivery: the original's final status. */
+  originalStatus: 'success' | 'failed' | null;
+  originalId: string;
+  /** A retry to schedule after this attempt. */
+  retry: { id: string; attempt: number; scheduledAt: Date } | null;
+}
+
+/** Storage the scheduler needs; the server implements it over PostgreSQL. */
+export interface EventStore {
+  /**
+   * Claims up to `limit` pending events due now by the database clock (and before `before`), oldest
+   * first, skipping rows others hold: `pending → processing` with `leaseToken`, expiring in `leaseMs`.
+   */
+  claimDue(options: {
+    before: Date;
+    limit: number;
+    leaseMs: number;
+    leaseToken: string;
+  }): Promise<ClaimedAttempt[]>;
+  /** When the next pending event before `before` is due, or null. */
+  nextDueAt(before: Date): Promise<Date | null>;
+  /** Writes outcomes whose lease still holds, in one transaction; returns the ids recorded. */
+  record(records: AttemptRecord[]): Promise<string[]>;
+  /** Puts claimed attempts back to `pending` (lease-checked), e.g. when a worker stops before calling. */
+  release(attempts: { id: string; leaseToken: string }[]): Promise<void>;
+  /** Attempts whose lease expired (their worker died or stalled), locked for this recovery. */
+  expiredLeases(limit: number): Promise<ClaimedAttempt[]>;
+  /** Materializes upcoming occurrences of crons that need them; returns the new events' times. */
+  topUpCrons(horizonMs: number, limit: number): Promise<Date[]>;
+  /** Pending events already due (for the backlog gauge). */
+  dueBacklog(): Promise<number>;
+}

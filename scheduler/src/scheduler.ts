@@ -1,0 +1,133 @@
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createDeliveryMetrics } from './metrics.js';
+import type { EventStore, Sender } from './ports.js';
+import { AgendaTimer } from './timer/agenda-timer.js';
+import { type SlotJobData, slotEnd } from './timer/slot-jobs.js';
+import type { SlotPlanner } from './timer/slot-planner.js';
+import { Capacity } from './worker/capacity.js';
+import { DeliveryWorker } from './worker/delivery-worker.js';
+import { OutcomeWriter } from './worker/outcome-writer.js';
+
+/** Knobs with measured defaults; see bench/README.md. */
+export interface SchedulerTuning {
+  maxInFlight: number;
+  claimBatch: number;
+  pollMs: number;
+  processEveryMs: number;
+  slotConcurrency: number;
+  reconcileEveryMs: number;
+  /** A pending event this late is swept up by the reconcile job whatever its slot job did. */
+  overdueGraceMs: number;
+  cronHorizonMs: number;
+  writeBatch: number;
+  writeDelayMs: number;
+}
+
+export const DEFAULT_TUNING: SchedulerTuning = {
+  maxInFlight: 1000,
+  claimBatch: 500,
+  pollMs: 25,
+  processEveryMs: 50,
+  slotConcurrency: 8,
+  reconcileEveryMs: 2000,
+  overdueGraceMs: 2000,
+  cronHorizonMs: 60_000,
+  writeBatch: 500,
+  writeDelayMs: 5,
+};
+
+export interface SchedulerOptions {
+  /** Pool for Agenda and slot jobs; the same database as the store. */
+  pool: Pool;
+  store: EventStore;
+  sender: Sender;
+  planner: SlotPlanner;
+  logger: Logger;
+  registry: Registry;
+  /** Unique per process. */
+  name: string;
+  webhookTimeoutMs: number;
+  missedToleranceMs: number;
+  tuning?: Partial<SchedulerTuning>;
+}
+
+/** A running scheduler worker. */
+export interface Scheduler {
+  start(): Promise<void>;
+  /** Stops taking work, lets in-flight deliveries finish and be recorded (bounded by `timeoutMs`). */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+/** The delivery side of the service: Agenda as the timer, our rows and leases as the truth. */
+export function createScheduler(options: SchedulerOptions): Scheduler {
+  const tuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const { store, logger, pool, planner } = options;
+  const stopping = new AbortController();
+  const leaseMs = options.webhookTimeoutMs + 30_000;
+
+  const ensureSlots = async (times: Date[]): Promise<void> => {
+    const plan = planner.plan(times, new Date());
+    if (!plan) return;
+    await pool.query(plan.sql, plan.params);
+    plan.committed();
+  };
+  const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
+  const capacity = new Capacity(tuning.maxInFlight);
+  const writer = new OutcomeWriter(store, logger, {
+    maxBatch: tuning.writeBatch,
+    maxDelayMs: tuning.writeDelayMs,
+    onRecorded: (records) =>
+      ensureSlots(records.flatMap((record) => (record.retry ? [record.retry.scheduledAt] : []))),
+  });
+  const worker = new DeliveryWorker({
+    store,
+    sender: options.sender,
+    capacity,
+    writer,
+    metrics,
+    logger,
+    options: {
+      leaseMs,
+      claimBatch: tuning.claimBatch,
+      pollMs: tuning.pollMs,
+      missedToleranceMs: options.missedToleranceMs,
+    },
+  });
+
+  const reconcile = async (): Promise<void> => {
+    await worker.recoverExpiredLeases();
+    await store.topUpCrons(tuning.cronHorizonMs, 200);
+    await worker.deliverUntil(new Date(Date.now() - tuning.overdueGraceMs), stopping.signal);
+    await pool.query(
+      `delete from agenda_jobs where name = 'deliver-slot' and next_run_at is null and locked_at is null
+       and coalesce(last_finished_at, failed_at, created_at) < now() - interval '1 hour'`,
+    );
+  };
+
+  const timer = new AgendaTimer({
+    pool,
+    name: options.name,
+    logger,
+    processEveryMs: tuning.processEveryMs,
+    slotConcurrency: tuning.slotConcurrency,
+    slotLockLifetimeMs: leaseMs,
+    reconcileEveryMs: tuning.reconcileEveryMs,
+    onSlot: (slot: SlotJobData) => worker.deliverUntil(slotEnd(slot.slot), stopping.signal),
+    onReconcile: () =>
+      reconcile().catch((error: unknown) => {
+        logger.error({ err: error }, 'reconcile failed');
+      }),
+  });
+
+  return {
+    start: () => timer.start(),
+    drain: async (timeoutMs) => {
+      stopping.abort();
+      await timer.drain(timeoutMs);
+      await writer.flush();
+      await options.sender.close();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+/** The Agenda job that fires for one occupied second. */
+export const SLOT_JOB = 'deliver-slot';
+/** Length of a slot. */
+export const SLOT_MS = 1000;
+
+/** A slot is the Unix second its events fall in. */
+export function slotOf(time: Date): number {
+  return Math.floor(time.getTime() / SLOT_MS);
+}
+
+export function slotStart(slot: number): Date {
+  return new Date(slot * SLOT_MS);
+}
+
+export function slotEnd(slot: number): Date {
+  return new Date((slot + 1) * SLOT_MS);
+}
+
+/** The data of a slot job; `key` is unique per (slot, shard). */
+export interface SlotJobData {
+  key: string;
+  slot: number;
+  shard: number;
+}
+
+/**
+ * An idempotent insert of the slot jobs (one per shard) for the given slots, firing `leadMs`
+ * before each slot starts so the job is running when its first event is due.
+ */
+export function slotJobsInsert(
+  slots: number[],
+  shards: number,
+  leadMs: number,
+): { sql: string; params: unknown[] } {
+  const keys: string[] = [];
+  const data: string[] = [];
+  const runAt: Date[] = [];
+  for (const slot of new Set(slots)) {
+    for (let shard = 0; shard < shards; shard++) {
+      const job: SlotJobData = { key: `${slot}:${shard}`, slot, shard };
+      keys.push(job.key);
+      data.push(JSON.stringify(job));
+      runAt.push(new Date(slot * SLOT_MS - leadMs));
+    }
+  }
+  return {
+    sql: `insert into agenda_jobs (name, next_run_at, type, data, priority, disabled)
+          select '${SLOT_JOB}', j.run_at, 'normal', j.data::jsonb, 10, false
+          from unnest($1::text[], $2::timestamptz[]) as j(data, run_at)
+          order by j.run_at
+          on conflict ((data ->> 'key')) where name = '${SLOT_JOB}' do nothing`,
+    params: [data, runAt],
+  };
+}
+
+/**
+ * Remembers the future slots this process already gave a job, so a burst of events in the same
+ * second inserts its job once. Only slots far enough ahead are trusted (their job cannot have run
+ * yet); any other slot is always written, the insert being a no-op while its job exists. Slots are
+ * remembered only once the transaction that inserted their job has committed.
+ */
+export class SlotMemory {
+  readonly #known = new Set<number>();
+
+  constructor(private readonly leadMs: number) {}
+
+  /** The slots of `times` that need an insert. */
+  needed(times: Date[], now: Date): number[] {
+    const needed = new Set<number>();
+    for (const time of times) {
+      const slot = slotOf(time);
+      if (!(this.#known.has(slot) && this.#trusted(slot, now))) needed.add(slot);
+    }
+    return [...needed];
+  }
+
+  /** Records slots whose job insert has committed. */
+  remember(slots: number[], now: Date): void {
+    for (const slot of slots) if (this.#trusted(slot, now)) this.#known.add(slot);
+    if (this.#known.size > 10_000) {
+      for (const slot of this.#known) if (!this.#trusted(slot, now)) this.#known.delete(slot);
+    }
+  }
+
+  #trusted(slot: number, now: Date): boolean {
+    return slot * SLOT_MS - this.leadMs > now.getTime() + SLOT_MS;
+  }
+}
