@@ -13,6 +13,7 @@ import {
 } from '@webhook-scheduler/scheduler';
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
+import { KeyCache } from './auth/key-cache.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { opsRoutes } from './http/ops.router.js';
@@ -55,16 +56,18 @@ export async function startService(config: Config, role: Role, logger: Logger): 
 
     let firstKey: string | undefined;
     let app: Express;
+    let keyCache: KeyCache | undefined;
     if (role === 'scheduler') {
       app = express().use(opsRoutes({ isReady, registry }));
     } else {
       firstKey = (await ensureDefaultTeam(db.orm.em.fork(), new Date()))?.key;
+      keyCache = await startKeyCache(db, logger);
       app = createApp({
         orm: db.orm,
         now: () => new Date(),
         scheduling,
         logger,
-        authenticate: createKeyAuthenticator(db.orm, logger),
+        authenticate: createKeyAuthenticator(db.orm, keyCache, logger),
         bodyLimitBytes: config.bodyLimitBytes,
         isReady,
         registry,
@@ -78,6 +81,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       stop: async () => {
         stopping = true;
         await closeServer(server, config.shutdownTimeoutMs);
+        await keyCache?.close();
         if (scheduler) {
           await scheduler.instance.drain(config.shutdownTimeoutMs);
           await scheduler.pool.end();
@@ -117,6 +121,19 @@ async function startScheduler(
   });
   await instance.start();
   return { instance, pool };
+}
+
+/** The key cache, or none when LISTEN is unavailable (e.g. behind a transaction-pooling proxy). */
+async function startKeyCache(db: Database, logger: Logger): Promise<KeyCache | undefined> {
+  const cache = new KeyCache(db.connection, logger);
+  try {
+    await cache.start();
+    return cache;
+  } catch (error) {
+    logger.warn({ err: error }, 'API keys are not cached: LISTEN is unavailable');
+    await cache.close();
+    return undefined;
+  }
 }
 
 async function listen(app: Express, config: Config): Promise<{ server: Server; url: string }> {

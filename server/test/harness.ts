@@ -4,10 +4,19 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pg, { type ClientConfig } from 'pg';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { SlotPlanner } from '@webhook-scheduler/scheduler';
+import {
+  SlotPlanner,
+  createInterimSender,
+  createScheduler,
+  type Scheduler,
+  type SchedulerTuning,
+  type Sender,
+} from '@webhook-scheduler/scheduler';
+import { createEventStore } from '../src/scheduling/event-store.js';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createKeyAuthenticator } from '../src/auth/key-authenticator.js';
+import { KeyCache } from '../src/auth/key-cache.js';
 import { createOrm } from '../src/db/orm.js';
 import { createApiKey, createTeam } from '../src/teams/teams.service.js';
 
@@ -63,23 +72,41 @@ export interface TestApp {
     options?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
   ): Promise<ApiResponse>;
   createTeam(name?: string): Promise<TestTeam>;
+  /** Runs SQL on the test database (e.g. to put an event in a given state). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
+/** Runs a scheduler in the same process as the app, on the same database. */
+export interface TestSchedulerOptions {
+  tuning?: Partial<SchedulerTuning>;
+  webhookTimeoutMs?: number;
+  missedToleranceMs?: number;
+  sender?: Sender;
+}
+
+const TEST_TUNING: Partial<SchedulerTuning> = { reconcileEveryMs: 500, overdueGraceMs: 500 };
+
 export async function startTestApp(
-  options: { now?: () => Date; bodyLimitBytes?: number } = {},
+  options: { now?: () => Date; bodyLimitBytes?: number; scheduler?: TestSchedulerOptions } = {},
 ): Promise<TestApp> {
   const db = await createTestDatabase();
   const orm = await createOrm(db.connection, 5);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const now = options.now ?? (() => new Date());
+  const planner = new SlotPlanner({ leadMs: 200, shards: 2 });
+  const keyCache = new KeyCache(db.connection, logger);
+  await keyCache.start();
+  const scheduler = options.scheduler
+    ? await startTestScheduler(db, orm, planner, options.scheduler)
+    : undefined;
   const app = createApp({
     orm,
     now,
-    scheduling: { planner: new SlotPlanner({ leadMs: 200, shards: 2 }), cronHorizonMs: 60_000 },
+    scheduling: { planner, cronHorizonMs: 60_000 },
     registry: new Registry(),
     logger,
-    authenticate: createKeyAuthenticator(orm, logger),
+    authenticate: createKeyAuthenticator(orm, keyCache, logger),
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
     isReady: () => orm.isConnected(),
   });
@@ -112,11 +139,54 @@ export async function startTestApp(
       const { apiKey, key } = await createApiKey(em, team.id, { name: 'test' }, new Date());
       return { teamId: team.id, key, keyId: apiKey.id };
     },
+    sql: async <T>(query: string, params: unknown[] = []) => {
+      const client = new pg.Client(db.connection);
+      await client.connect();
+      try {
+        return (await client.query(query, params)).rows as T[];
+      } finally {
+        await client.end();
+      }
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await scheduler?.stop();
+      await keyCache.close();
       await orm.close();
       await db.drop();
+    },
+  };
+}
+
+export async function startTestScheduler(
+  db: TestDatabase,
+  orm: MikroORM,
+  planner: SlotPlanner,
+  options: TestSchedulerOptions,
+): Promise<{ scheduler: Scheduler; stop(): Promise<void> }> {
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const pool = new pg.Pool({ ...db.connection, max: 4 });
+  pool.on('error', () => {});
+  const webhookTimeoutMs = options.webhookTimeoutMs ?? 5000;
+  const scheduler = createScheduler({
+    pool,
+    store: createEventStore(orm, planner, logger),
+    sender: options.sender ?? createInterimSender({ timeoutMs: webhookTimeoutMs, userAgent: 'test' }),
+    planner,
+    logger,
+    registry: new Registry(),
+    name: `test-${randomBytes(3).toString('hex')}`,
+    webhookTimeoutMs,
+    missedToleranceMs: options.missedToleranceMs ?? 3_600_000,
+    tuning: { ...TEST_TUNING, ...options.tuning },
+  });
+  await scheduler.start();
+  return {
+    scheduler,
+    stop: async () => {
+      await scheduler.drain(10_000);
+      await pool.end();
     },
   };
 }

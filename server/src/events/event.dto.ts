@@ -1,27 +1,29 @@
-import { retryConfigDto } from '../shared/retry-config.dto.js';
 import type { Event as EventDto } from '@webhook-scheduler/contract';
-import type { Event } from './event.entity.js';
+import { retryConfigDto } from '../shared/retry-config.dto.js';
+import type { EventRow } from './events.repository.js';
 
-export function toEventDto(event: Event): EventDto {
+const iso = (timestamp: string) => new Date(timestamp).toISOString();
+
+export function toEventDto(row: EventRow): EventDto {
   return {
-    id: event.id,
-    cron_id: event.cronId,
-    retry_of: event.retryOf,
-    scheduled_at: event.scheduledAt.toISOString(),
-    executed_at: event.executedAt?.toISOString() ?? null,
-    status: event.status,
-    webhook_url: event.webhookUrl,
-    method: event.method,
-    headers: event.headers,
-    payload: (event.payload ?? null) as EventDto['payload'],
-    retry_config: retryConfigDto(event.retryConfig),
-    response_status: event.responseStatus,
-    response_headers: event.responseHeaders,
-    response_body: event.responseBody,
-    response_duration: event.responseDuration,
-    response_error: event.responseError,
-    created_at: event.createdAt.toISOString(),
-    updated_at: event.updatedAt.toISOString(),
-    team_id: event.teamId,
+    id: row.id,
+    cron_id: row.cron_id,
+    retry_of: row.retry_of,
+    scheduled_at: iso(row.scheduled_at),
+    executed_at: row.executed_at === null ? null : iso(row.executed_at),
+    status: row.status,
+    webhook_url: row.webhook_url,
+    method: row.method,
+    headers: row.headers,
+    payload: (row.payload ?? null) as EventDto['payload'],
+    retry_config: retryConfigDto(row.retry_config),
+    response_status: row.response_status,
+    response_headers: row.response_headers,
+    response_body: row.response_body,
+    response_duration: row.response_duration,
+    response_error: row.response_error,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    team_id: row.team_id,
   };
 }

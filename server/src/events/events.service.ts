@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventStatus, ParsedEventInput } from '@webhook-scheduler/contract';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
-import { type Page, listNewestFirst } from '../shared/list.service.js';
-import { type Event, EventSchema } from './event.entity.js';
+import type { Page } from '../shared/list.service.js';
+import { isPageOutOfRange, outOfRangeMessage } from '../shared/pagination.rules.js';
 import { type Refusal, deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
+import {
+  type EventDefinition,
+  type EventRow,
+  countEvents,
+  deleteEventAndRetries,
+  findEvent,
+  insertEvent,
+  pageOfEvents,
+  updateEventDefinition,
+} from './events.repository.js';
 
 type ListQuery = {
   page: number;
@@ -14,7 +24,7 @@ type ListQuery = {
   cron_id?: string | undefined;
 };
 
-function definition(input: ParsedEventInput, now: Date) {
+function definition(input: ParsedEventInput, now: Date): EventDefinition {
   const issues = eventInputIssues(input, now);
   if (issues.length > 0) throw new ValidationError(issues);
   return {
@@ -31,61 +41,48 @@ function refuse(refusal: Refusal | undefined): void {
   if (refusal) throw new BadRequestError(refusal.message, refusal.details);
 }
 
-export async function listEvents(em: EntityManager, teamId: string, query: ListQuery): Promise<Page<Event>> {
-  return listNewestFirst(
-    em,
-    EventSchema,
-    {
-      teamId,
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.cron_id ? { cronId: query.cron_id } : {}),
-    },
-    query,
-  );
+/** The fields the event rules look at. */
+const stateOf = (row: EventRow) => ({ status: row.status, cronId: row.cron_id, retryOf: row.retry_of });
+
+export async function listEvents(
+  em: EntityManager,
+  teamId: string,
+  query: ListQuery,
+): Promise<Page<EventRow>> {
+  const filter = { teamId, status: query.status, cronId: query.cron_id };
+  const total = await countEvents(em, filter);
+  if (isPageOutOfRange(query.page, query.limit, total)) {
+    throw new AppError('INTERNAL_SERVER_ERROR', outOfRangeMessage(query.page, query.limit, total));
+  }
+  return { items: total === 0 ? [] : await pageOfEvents(em, filter, query), total };
 }
 
+/**
+ * Schedules an event. Its slot job is written in the same transaction the first time this process
+ * schedules into that second; otherwise the event is one statement.
+ */
 export async function createEvent(
   em: EntityManager,
   teamId: string,
   input: ParsedEventInput,
   now: Date,
   scheduling: Scheduling,
-): Promise<Event> {
-  const changes = definition(input, now);
-  let committed = () => {};
-  const event = await em.transactional(async (tx) => {
-    const created = tx.create(EventSchema, {
-      id: randomUUID(),
-      teamId,
-      cronId: null,
-      retryOf: null,
-      attempt: 0,
-      ...changes,
-      executedAt: null,
-      status: 'pending',
-      responseStatus: null,
-      responseHeaders: null,
-      responseBody: null,
-      responseDuration: null,
-      responseError: null,
-      leaseToken: null,
-      leaseExpiresAt: null,
-      claimCount: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.flush();
-    committed = await insertSlotJobs(tx, scheduling.planner, [created.scheduledAt], now);
-    return created;
+): Promise<EventRow> {
+  const event = { ...definition(input, now), id: randomUUID(), teamId, now };
+  const plan = scheduling.planner.plan([event.scheduledAt], now);
+  if (!plan) return insertEvent(em, event);
+  const row = await em.transactional(async (tx) => {
+    await insertSlotJobs(tx, scheduling.planner, [event.scheduledAt], now);
+    return insertEvent(tx, event);
   });
-  committed();
-  return event;
+  plan.committed();
+  return row;
 }
 
-export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<Event> {
-  const event = await em.findOne(EventSchema, { id, teamId });
-  if (!event) throw new NotFoundError('Event');
-  return event;
+export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<EventRow> {
+  const row = await findEvent(em, teamId, id);
+  if (!row) throw new NotFoundError('Event');
+  return row;
 }
 
 /**
@@ -99,30 +96,26 @@ export async function replaceEvent(
   input: ParsedEventInput,
   now: Date,
   scheduling: Scheduling,
-): Promise<Event> {
+): Promise<EventRow> {
   const changes = definition(input, now);
   let committed = () => {};
-  const event = await em.transactional(async (tx) => {
-    const found = await tx.findOne(EventSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const row = await em.transactional(async (tx) => {
+    const found = await findEvent(tx, teamId, id, { forUpdate: true });
     if (!found) throw new NotFoundError('Event');
-    refuse(updateRefusal(found));
-    tx.assign(found, { ...changes, updatedAt: now });
-    await tx.flush();
-    committed = await insertSlotJobs(tx, scheduling.planner, [found.scheduledAt], now);
-    return found;
+    refuse(updateRefusal(stateOf(found)));
+    committed = await insertSlotJobs(tx, scheduling.planner, [changes.scheduledAt], now);
+    return updateEventDefinition(tx, id, { ...changes, now });
   });
   committed();
-  return event;
+  return row;
 }
 
 /** Deletes a manual original event and its retry attempts. */
 export async function deleteEvent(em: EntityManager, teamId: string, id: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const event = await tx.findOne(EventSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!event) throw new NotFoundError('Event');
-    refuse(deleteRefusal(event));
-    await tx.nativeDelete(EventSchema, { retryOf: id });
-    tx.remove(event);
-    await tx.flush();
+    const found = await findEvent(tx, teamId, id, { forUpdate: true });
+    if (!found) throw new NotFoundError('Event');
+    refuse(deleteRefusal(stateOf(found)));
+    await deleteEventAndRetries(tx, id);
   });
 }

@@ -1,0 +1,322 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
+import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
+
+let app: TestApp;
+let team: TestTeam;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  app = await startTestApp({ scheduler: { webhookTimeoutMs: 1000 } });
+  team = await app.createTeam();
+});
+afterAll(async () => {
+  await app.close();
+  await receiver.close();
+});
+
+const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+async function schedule(body: Record<string, unknown>): Promise<{ id: string; scheduled_at: string }> {
+  const response = await app.request('POST', '/api/v1/events', { key: team.key, body });
+  expect(response.status).toBe(201);
+  return response.body.data;
+}
+
+async function read(id: string) {
+  const response = await app.request('GET', `/api/v1/events/${id}`, { key: team.key });
+  return response.body.data;
+}
+
+const settled = (id: string, timeoutMs = 10_000) =>
+  eventually(
+    () => read(id),
+    (event) => event.status === 'success' || event.status === 'failed',
+    timeoutMs,
+  );
+
+async function retriesOf(id: string) {
+  const response = await app.request('GET', '/api/v1/events?limit=1000', { key: team.key });
+  return (response.body.data as { retry_of: string | null; scheduled_at: string }[])
+    .filter((event) => event.retry_of === id)
+    .sort((a, b) => a.scheduled_at.localeCompare(b.scheduled_at));
+}
+
+describe('delivery', () => {
+  it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'])(
+    'sends a %s at its scheduled time with the event’s headers and payload',
+    async (method) => {
+      const path = `/methods/${method}`;
+      const event = await schedule({
+        webhook_url: receiver.url + path,
+        scheduled_at: inMs(700),
+        method,
+        headers: { 'x-custom': 'yes' },
+        payload: { hello: method },
+      });
+      const [request] = await receiver.waitFor(1, (r) => r.path === path);
+      expect(request?.method).toBe(method);
+      expect(request?.headers['x-custom']).toBe('yes');
+      expect(request?.headers['webhook-id']).toBe(event.id);
+      const withBody = method !== 'GET' && method !== 'HEAD';
+      expect(request?.body).toBe(withBody ? JSON.stringify({ hello: method }) : '');
+      if (withBody) expect(request?.headers['content-type']).toBe('application/json');
+      expect(request!.at).toBeGreaterThanOrEqual(new Date(event.scheduled_at).getTime() - 5);
+      expect((await settled(event.id)).status).toBe('success');
+    },
+  );
+
+  it('records the call’s outcome on the event', async () => {
+    receiver.reply('/outcome', { status: 201, headers: { 'x-answer': '42' }, body: 'created' });
+    const event = await schedule({ webhook_url: `${receiver.url}/outcome`, scheduled_at: inMs(500) });
+    const done = await settled(event.id);
+    expect(done).toMatchObject({
+      status: 'success',
+      response_status: 201,
+      response_body: 'created',
+      response_error: null,
+    });
+    expect(done.response_headers['x-answer']).toBe('42');
+    expect(done.response_duration).toBeGreaterThanOrEqual(0);
+    const lateness = new Date(done.executed_at).getTime() - new Date(done.scheduled_at).getTime();
+    expect(lateness).toBeGreaterThanOrEqual(0);
+    expect(lateness).toBeLessThan(1000);
+  });
+
+  it.each([
+    [302, 'a redirect is not followed'],
+    [404, 'a client error'],
+    [503, 'a server error'],
+  ])('fails with the status recorded on %i (%s)', async (status) => {
+    receiver.reply(`/status/${status}`, { status, headers: { location: `${receiver.url}/redirected` } });
+    const event = await schedule({
+      webhook_url: `${receiver.url}/status/${status}`,
+      scheduled_at: inMs(300),
+    });
+    const done = await settled(event.id);
+    expect(done.status).toBe('failed');
+    expect(done.response_status).toBe(status);
+    expect(done.response_error).toEqual(expect.any(String));
+    expect(receiver.requests.filter((r) => r.path === '/redirected')).toHaveLength(0);
+  });
+
+  it('fails without a status when the connection is refused', async () => {
+    const event = await schedule({ webhook_url: 'http://127.0.0.1:9/closed', scheduled_at: inMs(300) });
+    const done = await settled(event.id);
+    expect(done).toMatchObject({ status: 'failed', response_status: null });
+    expect(done.response_error).toEqual(expect.any(String));
+  });
+
+  it('fails when the receiver answers after the timeout', async () => {
+    receiver.reply('/slow', { delayMs: 3000 });
+    const event = await schedule({ webhook_url: `${receiver.url}/slow`, scheduled_at: inMs(300) });
+    const done = await settled(event.id);
+    expect(done).toMatchObject({ status: 'failed', response_status: null });
+    expect(done.response_duration).toBeLessThan(2500);
+  });
+});
+
+describe('retries', () => {
+  it('retries with linear backoff and ends the original failed after the last retry', async () => {
+    receiver.reply('/linear', { status: 500 });
+    const event = await schedule({
+      webhook_url: `${receiver.url}/linear`,
+      scheduled_at: inMs(300),
+      retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
+    });
+    const calls = await receiver.waitFor(3, (r) => r.path === '/linear');
+    const gaps = [calls[1]!.at - calls[0]!.at, calls[2]!.at - calls[1]!.at];
+    expect(gaps[0]).toBeGreaterThanOrEqual(300);
+    expect(gaps[0]).toBeLessThan(300 + 250);
+    expect(gaps[1]).toBeGreaterThanOrEqual(600);
+    expect(gaps[1]).toBeLessThan(600 + 250);
+    expect(new Set(calls.map((call) => call.headers['webhook-id']))).toEqual(new Set([event.id]));
+    const original = await eventually(
+      () => read(event.id),
+      (e) => e.status === 'failed',
+    );
+    expect(original.response_status).toBe(500);
+    const retries = await retriesOf(event.id);
+    expect(retries).toHaveLength(2);
+    expect(retries.every((retry: any) => retry.status === 'failed' && retry.response_status === 500)).toBe(
+      true,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(receiver.requests.filter((r) => r.path === '/linear')).toHaveLength(3);
+  });
+
+  it('retries with exponential backoff', async () => {
+    receiver.reply('/exponential', { status: 500 });
+    await schedule({
+      webhook_url: `${receiver.url}/exponential`,
+      scheduled_at: inMs(300),
+      retry_config: { maxRetries: 3, backoffMs: 150 },
+    });
+    const calls = await receiver.waitFor(4, (r) => r.path === '/exponential');
+    const gaps = calls.slice(1).map((call, i) => call.at - calls[i]!.at);
+    [150, 300, 600].forEach((expected, i) => {
+      expect(gaps[i]).toBeGreaterThanOrEqual(expected);
+      expect(gaps[i]).toBeLessThan(expected + 250);
+    });
+  });
+
+  it('ends the original successful when a retry succeeds', async () => {
+    receiver.reply('/flaky', (_request, count) => ({ status: count < 2 ? 503 : 200 }));
+    const event = await schedule({
+      webhook_url: `${receiver.url}/flaky`,
+      scheduled_at: inMs(300),
+      retry_config: { maxRetries: 5, backoffMs: 100, backoffType: 'linear' },
+    });
+    const original = await eventually(
+      () => read(event.id),
+      (e) => e.status === 'success',
+    );
+    expect(original.response_status).toBe(503);
+    const retries = await retriesOf(event.id);
+    expect(retries.map((retry: any) => retry.status)).toEqual(['success']);
+    expect(receiver.requests.filter((r) => r.path === '/flaky')).toHaveLength(2);
+  });
+
+  it('keeps the original processing while a retry is scheduled', async () => {
+    receiver.reply('/waiting', { status: 500 });
+    const event = await schedule({
+      webhook_url: `${receiver.url}/waiting`,
+      scheduled_at: inMs(300),
+      retry_config: { maxRetries: 1, backoffMs: 5000 },
+    });
+    await receiver.waitFor(1, (r) => r.path === '/waiting');
+    const original = await eventually(
+      () => read(event.id),
+      (e) => e.response_status === 500,
+    );
+    expect(original.status).toBe('processing');
+    const [retry] = await retriesOf(event.id);
+    expect(retry).toMatchObject({ status: 'pending', retry_of: event.id });
+  });
+});
+
+describe('changes before the scheduled time', () => {
+  it('sends only the new definition of an event updated before its time', async () => {
+    const event = await schedule({ webhook_url: `${receiver.url}/old-target`, scheduled_at: inMs(1200) });
+    const updated = await app.request('PUT', `/api/v1/events/${event.id}`, {
+      key: team.key,
+      body: { webhook_url: `${receiver.url}/new-target`, scheduled_at: inMs(1500) },
+    });
+    expect(updated.status).toBe(200);
+    await receiver.waitFor(1, (r) => r.path === '/new-target');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.requests.filter((r) => r.path === '/old-target')).toHaveLength(0);
+  });
+
+  it('sends nothing for an event deleted before its time', async () => {
+    const event = await schedule({ webhook_url: `${receiver.url}/deleted`, scheduled_at: inMs(800) });
+    expect((await app.request('DELETE', `/api/v1/events/${event.id}`, { key: team.key })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.requests.filter((r) => r.path === '/deleted')).toHaveLength(0);
+  });
+});
+
+describe('recovery', () => {
+  async function insertEvent(overrides: Record<string, unknown>): Promise<string> {
+    const [row] = await app.sql<{ id: string }>(
+      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, lease_token,
+                           lease_expires_at, claim_count, created_at, updated_at)
+       values (gen_random_uuid(), $1, 0, $2, $3, $4, 'POST', $5, $6, $7, now(), now()) returning id`,
+      [
+        team.teamId,
+        overrides.scheduledAt ?? new Date(),
+        overrides.status ?? 'pending',
+        overrides.url,
+        overrides.leaseToken ?? null,
+        overrides.leaseExpiresAt ?? null,
+        overrides.claimCount ?? 0,
+      ],
+    );
+    return row!.id;
+  }
+
+  it('fails an event missed by longer than the tolerance without calling it', async () => {
+    const id = await insertEvent({
+      url: `${receiver.url}/missed`,
+      scheduledAt: new Date(Date.now() - 2 * 3600_000),
+    });
+    const done = await settled(id);
+    expect(done.status).toBe('failed');
+    expect(done.response_error).toMatch(/missed/);
+    expect(done.executed_at).toBeNull();
+    expect(receiver.requests.filter((r) => r.path === '/missed')).toHaveLength(0);
+  });
+
+  it('delivers late an overdue event within the tolerance', async () => {
+    const id = await insertEvent({ url: `${receiver.url}/late`, scheduledAt: new Date(Date.now() - 60_000) });
+    expect((await settled(id)).status).toBe('success');
+    expect(receiver.requests.filter((r) => r.path === '/late')).toHaveLength(1);
+  });
+
+  it('re-delivers an attempt whose lease expired', async () => {
+    const id = await insertEvent({
+      url: `${receiver.url}/expired-lease`,
+      scheduledAt: new Date(Date.now() - 30_000),
+      status: 'processing',
+      leaseToken: '00000000-0000-4000-8000-000000000001',
+      leaseExpiresAt: new Date(Date.now() - 1000),
+      claimCount: 1,
+    });
+    expect((await settled(id)).status).toBe('success');
+    expect(receiver.requests.filter((r) => r.path === '/expired-lease')).toHaveLength(1);
+  });
+
+  it('fails an attempt whose lease keeps expiring', async () => {
+    const id = await insertEvent({
+      url: `${receiver.url}/poisoned`,
+      scheduledAt: new Date(Date.now() - 30_000),
+      status: 'processing',
+      leaseToken: '00000000-0000-4000-8000-000000000002',
+      leaseExpiresAt: new Date(Date.now() - 1000),
+      claimCount: 3,
+    });
+    const done = await settled(id);
+    expect(done.status).toBe('failed');
+    expect(done.response_error).toMatch(/interrupted 3 times/);
+    expect(receiver.requests.filter((r) => r.path === '/poisoned')).toHaveLength(0);
+  });
+
+  it('does not let a stale worker overwrite the outcome after its lease was taken over', async () => {
+    const id = await insertEvent({
+      url: `${receiver.url}/stale`,
+      status: 'processing',
+      leaseToken: '00000000-0000-4000-8000-000000000003',
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+    await app.sql(`update events set lease_token = '00000000-0000-4000-8000-000000000004' where id = $1`, [
+      id,
+    ]);
+    const { createEventStore } = await import('./event-store.js');
+    const { SlotPlanner } = await import('@webhook-scheduler/scheduler');
+    const { pino } = await import('pino');
+    const store = createEventStore(
+      app.orm,
+      new SlotPlanner({ leadMs: 200, shards: 1 }),
+      pino({ level: 'silent' }),
+    );
+    const written = await store.record([
+      {
+        id,
+        leaseToken: '00000000-0000-4000-8000-000000000003',
+        status: 'success',
+        executedAt: new Date(),
+        responseStatus: 200,
+        responseHeaders: {},
+        responseBody: 'stale',
+        responseDuration: 1,
+        responseError: null,
+        originalStatus: null,
+        originalId: id,
+        retry: null,
+      },
+    ]);
+    expect(written).toEqual([]);
+    expect((await read(id)).status).toBe('processing');
+  });
+});
