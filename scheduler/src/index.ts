@@ -1,1 +1,2 @@
-export { cronProblem, nextOccurrences } from './occurrences.js';
+export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
+export { nextRetryDelay } from './retry-policy.js';
