@@ -47,7 +47,7 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
 
 /**
  * The clock of a zone (`null` is UTC). Assumes the zone changes its offset at most once in any
- * 50 hours, which holds for every zone since 1970.
+ * 50 hours: in the tz database since 1970 the closest changes are 166 hours apart.
  */
 export class ZoneClock {
   readonly #formatter: Intl.DateTimeFormat | undefined;
