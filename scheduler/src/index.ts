@@ -1,5 +1,5 @@
 export { isMissed, planRecord } from './attempt.rules.js';
-export { cronProblem, nextOccurrences } from './occurrences.js';
+export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
 export type {
   AttemptRecord,
   ClaimedAttempt,

@@ -1,9 +1,18 @@
 import type { RetryConfig } from '@webhook-scheduler/contract';
 
-/** Delay in ms before retry `retryNumber` (1-based), or null when no such retry is allowed. */
+/**
+ * The delay in milliseconds before retry `retryNumber` (1-based) of a failed delivery, or null
+ * when that retry is not allowed (`retryNumber` not an integer in 1..`maxRetries`).
+ *
+ * Decision 18: `linear` waits `backoffMs × n`, `exponential` waits `backoffMs × 2^(n−1)`.
+ * An event without a `retry_config` has no policy at all: its caller makes no retries.
+ */
 export function nextRetryDelay(config: RetryConfig, retryNumber: number): number | null {
-  if (retryNumber < 1 || retryNumber > config.maxRetries) return null;
-  return config.backoffType === 'linear'
-    ? config.backoffMs * retryNumber
-    : config.backoffMs * 2 ** (retryNumber - 1);
+  if (!Number.isInteger(retryNumber) || retryNumber < 1 || retryNumber > config.maxRetries) return null;
+  switch (config.backoffType) {
+    case 'linear':
+      return config.backoffMs * retryNumber;
+    case 'exponential':
+      return config.backoffMs * 2 ** (retryNumber - 1);
+  }
 }
