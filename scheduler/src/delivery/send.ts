@@ -75,8 +75,10 @@ export function createSender(options: SenderOptions): Sender {
     allowH2: false,
     connections: options.connectionsPerOrigin ?? CONNECTIONS_PER_ORIGIN,
     pipelining: 1,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    // The sender's own deadline rules; undici's idle timers only back it up (they run on a coarse
+    // clock and would otherwise race it with a different message).
+    headersTimeout: options.timeoutMs + 1000,
+    bodyTimeout: options.timeoutMs + 1000,
     connect: guardedConnector(policy, resolve, options.timeoutMs),
   });
   const send = (request: WebhookRequest): Promise<WebhookOutcome> => deliver(agent, options, request);
