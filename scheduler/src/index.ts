@@ -1,4 +1,5 @@
 export { isMissed, planRecord } from './attempt.rules.js';
+export { createSender, type SenderOptions } from './delivery/send.js';
 export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
 export type {
   AttemptRecord,
@@ -18,4 +19,3 @@ export {
 } from './scheduler.js';
 export { SLOT_JOB, slotOf } from './timer/slot-jobs.js';
 export { SlotPlanner, type SlotPlan } from './timer/slot-planner.js';
-export { createInterimSender } from './delivery/interim-sender.js';

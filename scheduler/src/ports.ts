@@ -1,36 +1,6 @@
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 
-/** One outbound webhook call. */
-export interface WebhookRequest {
-  url: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  /** null means no body. */
-  payload: unknown;
-  /** The original event's id: stable across retries, for receiver de-duplication. */
-  webhookId: string;
-  /** `whsec_…` secrets; two during a rotation, giving two signatures. */
-  signingSecrets: string[];
-}
-
-/** What came of one call. */
-export interface WebhookOutcome {
-  ok: boolean;
-  status: number | null;
-  headers: Record<string, string> | null;
-  body: string | null;
-  durationMs: number;
-  error: string | null;
-  /** The call was refused before it was made (SSRF guard): retrying cannot help. */
-  permanent: boolean;
-  startedAt: Date;
-}
-
-/** Makes webhook calls; never throws, every failure is an outcome. */
-export interface Sender {
-  send(request: WebhookRequest): Promise<WebhookOutcome>;
-  close(): Promise<void>;
-}
+export type { Sender, WebhookOutcome, WebhookRequest } from './delivery/send.js';
 
 /** An event claimed for one delivery attempt, with the lease that guards every later write. */
 export interface ClaimedAttempt {

@@ -5,12 +5,7 @@ import express, { type Express } from 'express';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import {
-  SlotPlanner,
-  createInterimSender,
-  createScheduler,
-  type Scheduler,
-} from '@webhook-scheduler/scheduler';
+import { SlotPlanner, createSender, createScheduler, type Scheduler } from '@webhook-scheduler/scheduler';
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
 import { KeyCache } from './auth/key-cache.js';
@@ -110,7 +105,12 @@ async function startScheduler(
   const instance = createScheduler({
     pool,
     store: createEventStore(db.orm, scheduling.planner, log),
-    sender: createInterimSender({ timeoutMs: config.webhook.timeoutMs, userAgent: USER_AGENT }),
+    sender: createSender({
+      timeoutMs: config.webhook.timeoutMs,
+      allowPrivateTargets: config.webhook.allowPrivateTargets,
+      allowedHosts: config.webhook.allowedHosts,
+      userAgent: USER_AGENT,
+    }),
     planner: scheduling.planner,
     logger: log,
     registry,

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import {
   SlotPlanner,
-  createInterimSender,
+  createSender,
   createScheduler,
   type Scheduler,
   type SchedulerTuning,
@@ -172,7 +172,14 @@ export async function startTestScheduler(
   const scheduler = createScheduler({
     pool,
     store: createEventStore(orm, planner, logger),
-    sender: options.sender ?? createInterimSender({ timeoutMs: webhookTimeoutMs, userAgent: 'test' }),
+    sender:
+      options.sender ??
+      createSender({
+        timeoutMs: webhookTimeoutMs,
+        allowPrivateTargets: true,
+        allowedHosts: [],
+        userAgent: 'test',
+      }),
     planner,
     logger,
     registry: new Registry(),

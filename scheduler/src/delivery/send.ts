@@ -1,0 +1,169 @@
+import type { HttpMethod } from '@webhook-scheduler/contract';
+import { Agent } from 'undici';
+import { exchange } from './exchange.js';
+import { describeFailure } from './failure.js';
+import { webhookSignature } from './sign.js';
+import { createTargetPolicy, guardedConnector, systemResolve, type ResolveHost } from './ssrf-guard.js';
+
+/** One outbound webhook call. */
+export interface WebhookRequest {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  /** Sent as JSON; null sends no body (and GET/HEAD never send one). */
+  payload: unknown;
+  /** The original event's id, stable across retries (`webhook-id`). */
+  webhookId: string;
+  /** 0..2 `whsec_…` secrets; two during a rotation give two signatures. */
+  signingSecrets: string[];
+}
+
+/** What happened, as recorded on the event. */
+export interface WebhookOutcome {
+  /** A 2xx status arrived and the body was read within the deadline. */
+  ok: boolean;
+  /** null when no response arrived. */
+  status: number | null;
+  /** Lowercase names, at most 50 headers / 8 KB, `set-cookie` redacted; null without a response. */
+  headers: Record<string, string> | null;
+  /** The first 1024 bytes as UTF-8 ("" for an empty body); null without a response. */
+  body: string | null;
+  /** Whole milliseconds from the start of the call to the end of the capture. */
+  durationMs: number;
+  /** null on success; one human sentence otherwise. */
+  error: string | null;
+  /** The SSRF guard refused the target: retrying cannot help. */
+  permanent: boolean;
+  startedAt: Date;
+}
+
+/** How the sender behaves; built once from the configuration. */
+export interface SenderOptions {
+  /** One deadline for connect, response headers and body read (`WEBHOOK_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: call any address. */
+  allowPrivateTargets: boolean;
+  /** `WEBHOOK_ALLOWED_HOSTS`: hostnames, `*.suffix`, IPs or CIDRs allowed although private. */
+  allowedHosts: string[];
+  userAgent: string;
+  /** Keep-alive connections per origin (default 128). */
+  connectionsPerOrigin?: number;
+  /** Test seam for name resolution; default: `dns.lookup` with every address. */
+  lookup?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+}
+
+/** Sends webhooks over one keep-alive connection pool. */
+export interface Sender {
+  /** Makes the call; never throws: every failure is an outcome. */
+  send(request: WebhookRequest): Promise<WebhookOutcome>;
+  /** Closes the pool after the calls in flight. */
+  close(): Promise<void>;
+}
+
+const CONNECTIONS_PER_ORIGIN = 128;
+
+/**
+ * Creates the sender: redirects are never followed, at most 64 KiB of a response is read, and a
+ * target the SSRF guard refuses fails permanently. Throws only on an invalid allow-list.
+ */
+export function createSender(options: SenderOptions): Sender {
+  const policy = createTargetPolicy(options);
+  const resolve: ResolveHost = options.lookup ?? systemResolve;
+  // undici follows no redirects unless a redirect interceptor is composed in; none is. HTTP/1.1
+  // only (undici 8 offers h2 by default): one request per connection keeps limits and aborts simple.
+  const agent = new Agent({
+    allowH2: false,
+    connections: options.connectionsPerOrigin ?? CONNECTIONS_PER_ORIGIN,
+    pipelining: 1,
+    // The sender's own deadline rules; undici's idle timers only back it up (they run on a coarse
+    // clock and would otherwise race it with a different message).
+    headersTimeout: options.timeoutMs + 1000,
+    bodyTimeout: options.timeoutMs + 1000,
+    connect: guardedConnector(policy, resolve, options.timeoutMs),
+  });
+  const send = (request: WebhookRequest): Promise<WebhookOutcome> => deliver(agent, options, request);
+  return { send, close: () => agent.close() };
+}
+
+function outgoing(request: WebhookRequest, userAgent: string, timestamp: number) {
+  const headers: Record<string, string> = {};
+  if (request.headers !== null) {
+    for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
+  }
+  const bodyless = request.method === 'GET' || request.method === 'HEAD' || request.payload === null;
+  const json = bodyless ? undefined : (JSON.stringify(request.payload) as string | undefined);
+  if (json !== undefined) headers['content-type'] ??= 'application/json';
+  // The service's own headers win over custom ones of the same name: the signature must hold.
+  headers['user-agent'] = userAgent;
+  headers['accept-encoding'] = 'identity';
+  headers['webhook-id'] = request.webhookId;
+  headers['webhook-timestamp'] = String(timestamp);
+  const signature = webhookSignature(request.signingSecrets, request.webhookId, timestamp, json ?? '');
+  if (signature !== undefined) headers['webhook-signature'] = signature;
+  return { headers, body: json ?? null };
+}
+
+async function deliver(
+  agent: Agent,
+  options: SenderOptions,
+  request: WebhookRequest,
+): Promise<WebhookOutcome> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const outcome = (fields: Partial<WebhookOutcome>): WebhookOutcome => ({
+    ok: false,
+    status: null,
+    headers: null,
+    body: null,
+    error: null,
+    permanent: false,
+    ...fields,
+    durationMs: Math.round(performance.now() - started),
+    startedAt,
+  });
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return outcome({ error: `invalid webhook URL: ${request.url}`, permanent: true });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return outcome({ error: `blocked: ${url.protocol} URLs are not delivered`, permanent: true });
+  }
+  let sent: ReturnType<typeof outgoing>;
+  try {
+    sent = outgoing(request, options.userAgent, Math.floor(startedAt.getTime() / 1000));
+  } catch (error) {
+    return outcome({ error: `the request could not be built: ${String(error)}` });
+  }
+  const { origin, pathname, search } = url;
+  const dispatch = {
+    origin,
+    path: pathname + search,
+    method: request.method,
+    headers: sent.headers,
+    body: sent.body,
+  };
+  const result = await exchange(agent, dispatch, options.timeoutMs);
+  const { status, headers, body } = result;
+  if (result.timedOut) {
+    const phase = status === null ? '' : ' while reading the response body';
+    return outcome({ status, headers, body, error: `timed out after ${options.timeoutMs} ms${phase}` });
+  }
+  if (result.failure !== undefined) {
+    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    return outcome({
+      status,
+      headers,
+      body,
+      ...describeFailure(result.failure, { hostname: url.hostname, port }),
+    });
+  }
+  const ok = status !== null && status >= 200 && status < 300;
+  return outcome({ ok, status, headers, body, error: ok || status === null ? null : statusError(status) });
+}
+
+function statusError(status: number): string {
+  if (status >= 300 && status < 400) return `HTTP ${status}: redirects are not followed, only a 2xx counts`;
+  return `HTTP ${status}: the receiver did not answer with a 2xx status`;
+}
