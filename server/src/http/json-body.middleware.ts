@@ -1,3 +1,4 @@
+import type { ValidationIssue } from '@webhook-scheduler/contract';
 import express, { type RequestHandler } from 'express';
 import { ValidationError } from '../errors.js';
 
@@ -9,16 +10,41 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether `value` nests deeper than `max` levels; iterative, so it cannot overflow the stack itself. */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let entry = stack.pop(); entry; entry = stack.pop()) {
-    const [current, depth] = entry;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+interface Node {
+  value: unknown;
+  depth: number;
+  key: string | number | undefined;
+  parent: Node | undefined;
+}
+
+function pathOf(node: Node): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+  return path;
+}
+
+/**
+ * What the schemas cannot be trusted with in a parsed JSON body: nesting deeper than `maxDepth`,
+ * and `__proto__` keys, which zod's records silently drop (a payload would be delivered altered).
+ * Iterative, so it cannot overflow the stack itself.
+ */
+export function jsonBodyProblem(body: unknown, maxDepth: number): ValidationIssue | undefined {
+  const stack: Node[] = [{ value: body, depth: 0, key: undefined, parent: undefined }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const { value, depth } = node;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= maxDepth) {
+      return { path: pathOf(node).slice(0, 1), message: `must not nest deeper than ${maxDepth} levels` };
+    }
+    const isArray = Array.isArray(value);
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '__proto__') {
+        return { path: [...pathOf(node), key], message: 'the key "__proto__" is not accepted' };
+      }
+      stack.push({ value: child, depth: depth + 1, key: isArray ? Number(key) : key, parent: node });
+    }
   }
-  return false;
+  return undefined;
 }
 
 /** Parses JSON bodies up to `limitBytes`; a body of another content type is refused rather than ignored. */
@@ -38,18 +64,11 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     }
     next();
   };
-  const limitDepth: RequestHandler = (req, _res, next) => {
-    if (!nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
-      next();
-      return;
-    }
-    next(
-      new ValidationError([
-        { path: [], message: `request body must not nest deeper than ${MAX_JSON_DEPTH} levels` },
-      ]),
-    );
+  const checkShape: RequestHandler = (req, _res, next) => {
+    const problem = jsonBodyProblem(req.body, MAX_JSON_DEPTH);
+    next(problem ? new ValidationError([problem]) : undefined);
   };
   // Not `strict`: a body that is valid JSON but not an object (`null`, `"text"`, `42`) reaches the
   // schema, which says "must be a JSON object" instead of the parser's misleading "not valid JSON".
-  return [requireJson, express.json({ limit: limitBytes, strict: false }), limitDepth];
+  return [requireJson, express.json({ limit: limitBytes, strict: false }), checkShape];
 }
