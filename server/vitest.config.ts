@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Integration files mostly wait on PostgreSQL, HTTP and child processes: even a 2-core machine
+    // runs two at once (the default would be one).
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
   },
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parse } from 'pg-connection-string';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -25,11 +26,22 @@ const duration = (fallback: string) =>
       return Number(match[1]) * UNIT_MS[unit];
     });
 
+// Not z.string().url(): WHATWG URLs refuse an empty host, but libpq's unix-socket form
+// `postgresql://user@/db?host=/run/postgresql` has one. pg-connection-string, which connects, decides.
 const databaseUrl = z
   .string()
-  .url()
   .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must be a postgres:// or postgresql:// URL')
+  .refine(isConnectionString, 'is not a valid connection URL')
   .optional();
+
+function isConnectionString(value: string): boolean {
+  try {
+    parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

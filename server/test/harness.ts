@@ -46,10 +46,11 @@ async function adminQuery(admin: ClientConfig, sql: string): Promise<void> {
   }
 }
 
-/** What a response looked like: status, parsed JSON body and headers. */
+/** What a response looked like: status, body (parsed when JSON, text otherwise) and headers. */
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
+  text: string;
   headers: Headers;
 }
 
@@ -60,17 +61,24 @@ export interface TestTeam {
   keyId: string;
 }
 
+/** How to send one request. */
+export interface RequestOptions {
+  /** Sent as `Authorization: Bearer <key>`. */
+  key?: string | null;
+  /**
+   * A string is sent as is, a Uint8Array as raw bytes without a content type, anything else as JSON.
+   * Strings and JSON default to `content-type: application/json`.
+   */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
 /** The real app on an ephemeral loopback port over its own database. */
 export interface TestApp {
   url: string;
   orm: MikroORM;
   db: TestDatabase;
-  /** Sends a request; a non-string `body` is sent as JSON. */
-  request(
-    method: string,
-    path: string,
-    options?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
-  ): Promise<ApiResponse>;
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   createTeam(name?: string): Promise<TestTeam>;
   /** Runs SQL on the test database (e.g. to put an event in a given state). */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
@@ -87,10 +95,46 @@ export interface TestSchedulerOptions {
 
 const TEST_TUNING: Partial<SchedulerTuning> = { reconcileEveryMs: 500, overdueGraceMs: 500 };
 
+/** Sends one request to `baseUrl` and reads the whole response. */
+export async function sendRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  { key, body, headers = {} }: RequestOptions = {},
+): Promise<ApiResponse> {
+  const sent: Record<string, string> = { ...headers };
+  const init: RequestInit = { method, headers: sent };
+  if (key) sent.authorization = `Bearer ${key}`;
+  if (body instanceof Uint8Array) {
+    init.body = body;
+  } else if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    sent['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(baseUrl + path, init);
+  const text = await response.text();
+  const isJson = /\bjson\b/.test(response.headers.get('content-type') ?? '');
+  return {
+    status: response.status,
+    body: isJson && text ? JSON.parse(text) : text,
+    text,
+    headers: response.headers,
+  };
+}
+
+/**
+ * Starts the app over a fresh database, or over `database` (which the caller then owns and drops).
+ */
 export async function startTestApp(
-  options: { now?: () => Date; bodyLimitBytes?: number; scheduler?: TestSchedulerOptions } = {},
+  options: {
+    now?: () => Date;
+    bodyLimitBytes?: number;
+    database?: TestDatabase;
+    scheduler?: TestSchedulerOptions;
+  } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase();
+  const db = options.database ?? (await createTestDatabase());
+  const ownsDatabase = !options.database;
   const orm = await createOrm(db.connection, 5);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const now = options.now ?? (() => new Date());
@@ -116,23 +160,11 @@ export async function startTestApp(
   const address = server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  const request: TestApp['request'] = async (method, path, { key, body, headers = {} } = {}) => {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (key) (init.headers as Record<string, string>).authorization = `Bearer ${key}`;
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-    }
-    const response = await fetch(url + path, init);
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-  };
-
   return {
     url,
     orm,
     db,
-    request,
+    request: (method, path, requestOptions) => sendRequest(url, method, path, requestOptions),
     createTeam: async (name = 'team') => {
       const em = orm.em.fork();
       const team = await createTeam(em, name, new Date());
@@ -154,7 +186,7 @@ export async function startTestApp(
       await scheduler?.stop();
       await keyCache.close();
       await orm.close();
-      await db.drop();
+      if (ownsDatabase) await db.drop();
     },
   };
 }

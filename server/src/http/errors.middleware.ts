@@ -44,6 +44,8 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
   const known = error instanceof AppError ? error : bodyParserError(error);
   if (known) {
     if (known.status >= 500) req.log.warn({ code: known.code, message: known.message }, 'request failed');
+    // RFC 9110 §11.6.1: a 401 must name the scheme the client should authenticate with.
+    if (known.code === 'UNAUTHORIZED') res.setHeader('www-authenticate', 'Bearer');
     res.status(known.status).json(known.toBody());
     return;
   }

@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ClientConfig } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodies, expectBody, expectError } from '../../test/expect.js';
+import { type TestApp, type TestDatabase, createTestDatabase, startTestApp } from '../../test/harness.js';
+
+const serverDir = fileURLToPath(new URL('../../', import.meta.url));
+const bin = path.join(serverDir, 'bin', 'webhook-scheduler.js');
+
+/** A libpq-style URL for the test database; a unix socket goes in the `host` query parameter. */
+function databaseUrl(connection: ClientConfig): string {
+  const user = encodeURIComponent(connection.user ?? 'postgres');
+  const password =
+    typeof connection.password === 'string' ? `:${encodeURIComponent(connection.password)}` : '';
+  const database = encodeURIComponent(connection.database ?? 'postgres');
+  const host = connection.host ?? 'localhost';
+  const port = String(connection.port ?? 5432);
+  if (host.startsWith('/')) {
+    return `postgresql://${user}${password}@/${database}?host=${encodeURIComponent(host)}&port=${port}`;
+  }
+  return `postgresql://${user}${password}@${host}:${port}/${database}`;
+}
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(databaseUrlValue: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        cwd: serverDir,
+        timeout: 20_000,
+        // Only what the CLI needs: no DATA_DIR or LOG_LEVEL of the developer's shell leaks in.
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrlValue },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The JSON object a `--json` command prints as its last line. */
+function lastJsonLine(result: CliResult): any {
+  if (result.code !== 0) expect.fail(`exit ${result.code}: ${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1] ?? '');
+}
+
+async function newestMtime(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const sources = entries.filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'));
+  const times = await Promise.all(
+    sources.map(async (e) => (await stat(path.join(e.parentPath, e.name))).mtimeMs),
+  );
+  return Math.max(...times);
+}
+
+let db: TestDatabase;
+let url: string;
+const run = (...args: string[]) => cli(url, ...args);
+
+beforeAll(async () => {
+  const built = await stat(path.join(serverDir, 'dist', 'main.js')).catch(() => undefined);
+  if (!built || built.mtimeMs < (await newestMtime(path.join(serverDir, 'src')))) {
+    throw new Error('server/dist is missing or older than server/src: run `npx turbo run build` first');
+  }
+  db = await createTestDatabase();
+  url = databaseUrl(db.connection);
+});
+afterAll(() => db.drop());
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe.concurrent('teams', () => {
+  it('creates a team, printing {id, name} as the last line, and lists it with --json', async ({ expect }) => {
+    const created = lastJsonLine(await run('teams', 'create', '--name', 'Acme Corp', '--json'));
+    expect(created).toEqual({ id: expect.stringMatching(UUID), name: 'Acme Corp' });
+    const listed = lastJsonLine(await run('teams', 'list', '--json'));
+    expect(listed.teams).toContainEqual({
+      id: created.id,
+      name: 'Acme Corp',
+      created_at: expect.any(String),
+    });
+  });
+
+  it('exits 1 with a one-line error when the name is blank', async ({ expect }) => {
+    const result = await run('teams', 'create', '--name', '   ', '--json');
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/--name/)]);
+  });
+});
+
+describe.concurrent('keys', () => {
+  let teamId: string;
+  let created: { id: string; key: string; team_id: string; prefix: string };
+  beforeAll(async () => {
+    teamId = lastJsonLine(await run('teams', 'create', '--name', 'Keys', '--json')).id;
+    created = lastJsonLine(await run('keys', 'create', '--team', teamId, '--name', 'ci', '--json'));
+  });
+
+  it('creates a key, printing {id, key, team_id, prefix} as the last line with --json', ({ expect }) => {
+    expect(created).toEqual({
+      id: expect.stringMatching(UUID),
+      key: expect.stringMatching(/^whs_[0-9A-Za-z]{32,}$/),
+      team_id: teamId,
+      prefix: expect.any(String),
+    });
+    expect(created.key.startsWith(created.prefix)).toBe(true);
+  });
+
+  it('lists the keys of a team with --json, without the secret', async ({ expect }) => {
+    const result = await run('keys', 'list', '--team', teamId, '--json');
+    expect(lastJsonLine(result).keys).toContainEqual(
+      expect.objectContaining({ id: created.id, name: 'ci', prefix: created.prefix, revoked_at: null }),
+    );
+    expect(result.stdout).not.toContain(created.key);
+  });
+
+  it('revokes a key with --json', async ({ expect }) => {
+    const other = lastJsonLine(await run('keys', 'create', '--team', teamId, '--json'));
+    const revoked = lastJsonLine(await run('keys', 'revoke', other.id, '--json'));
+    expect(revoked).toEqual({ id: other.id, revoked_at: expect.any(String) });
+    const listed = lastJsonLine(await run('keys', 'list', '--team', teamId, '--json'));
+    const row = listed.keys.find((key: { id: string }) => key.id === other.id);
+    expect(row.revoked_at).toBe(revoked.revoked_at);
+  });
+
+  it.for<[string, string[], RegExp]>([
+    ['keys create with a team id that is not a UUID', ['keys', 'create', '--team', 'acme'], /UUID/],
+    ['keys list with a team id that is not a UUID', ['keys', 'list', '--team', '42'], /UUID/],
+    ['keys revoke with a key id that is not a UUID', ['keys', 'revoke', 'abc'], /UUID/],
+    ['keys create for an unknown team', ['keys', 'create', '--team', randomUUID()], /Team not found/],
+    ['keys list for an unknown team', ['keys', 'list', '--team', randomUUID()], /Team not found/],
+    ['keys revoke of an unknown key', ['keys', 'revoke', randomUUID()], /API key not found/],
+  ])('exits 1 with a one-line error for %s', async ([, args, message], { expect }) => {
+    const result = await run(...args, '--json');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+});
+
+describe('a key made by the CLI', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ database: db });
+  });
+  afterAll(() => app.close());
+
+  it('authenticates against the API until it is revoked', async () => {
+    const team = lastJsonLine(await run('teams', 'create', '--name', 'Live', '--json'));
+    const key = lastJsonLine(await run('keys', 'create', '--team', team.id, '--json'));
+
+    const before = await app.request('GET', '/api/v1/crons', { key: key.key });
+    expect(expectBody(before, 200, bodies.cronPage).pagination.total).toBe(0);
+
+    lastJsonLine(await run('keys', 'revoke', key.id, '--json'));
+    const after = await app.request('GET', '/api/v1/crons', { key: key.key });
+    expect(expectError(after, 401, 'UNAUTHORIZED').message).toBe('Unauthorized. Invalid or missing API key.');
+  });
+});
