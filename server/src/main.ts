@@ -1,8 +1,7 @@
 import { CliError, type CliContext } from './cli/context.js';
 import { createProgram } from './cli/program.js';
 import { ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
-import { type Role, startService } from './service.js';
+import type { Role } from './service.js';
 
 const ctx: CliContext = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -30,6 +29,11 @@ function firstStartBanner(url: string, key: string): string[] {
 /** Runs the service until SIGTERM or SIGINT, then shuts down gracefully. */
 async function runService(role: Role): Promise<void> {
   const config = ctx.config();
+  // Loaded here so the other commands do not load the HTTP stack and the scheduler.
+  const [{ createLogger }, { startService }] = await Promise.all([
+    import('./logger.js'),
+    import('./service.js'),
+  ]);
   const logger = createLogger(config.logLevel, process.stdout);
   const service = await startService(config, role, logger);
   if (service.url)

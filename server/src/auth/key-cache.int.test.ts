@@ -16,21 +16,33 @@ describe('cached API keys', () => {
     const team = await app.createTeam();
     expect((await list(team.key)).status).toBe(200);
     await app.sql('update api_keys set revoked_at = now() where id = $1', [team.keyId]);
-    await eventually(() => list(team.key), (response) => response.status === 401, 2000);
+    await eventually(
+      () => list(team.key),
+      (response) => response.status === 401,
+      2000,
+    );
   });
 
   it('returns 401 for a cached key soon after it expires by a changed expiry', async () => {
     const team = await app.createTeam();
     expect((await list(team.key)).status).toBe(200);
     await app.sql(`update api_keys set expires_at = now() - interval '1 second' where id = $1`, [team.keyId]);
-    await eventually(() => list(team.key), (response) => response.status === 401, 2000);
+    await eventually(
+      () => list(team.key),
+      (response) => response.status === 401,
+      2000,
+    );
   });
 
   it('returns 401 for a cached key soon after it is deleted', async () => {
     const team = await app.createTeam();
     expect((await list(team.key)).status).toBe(200);
     await app.sql('delete from api_keys where id = $1', [team.keyId]);
-    await eventually(() => list(team.key), (response) => response.status === 401, 2000);
+    await eventually(
+      () => list(team.key),
+      (response) => response.status === 401,
+      2000,
+    );
   });
 
   it('stops caching while the change listener is disconnected', async () => {

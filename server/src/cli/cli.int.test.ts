@@ -151,6 +151,35 @@ describe.concurrent('keys', () => {
   });
 });
 
+describe('teams secret', () => {
+  it('shows the signing secret and rotates it, keeping the old one as previous', async () => {
+    const teamId = lastJsonLine(await run('teams', 'create', '--name', 'Signing', '--json')).id;
+    const shown = lastJsonLine(await run('teams', 'secret', '--team', teamId, '--json'));
+    expect(shown).toEqual({
+      team_id: teamId,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      previous_secret: null,
+      previous_expires_at: null,
+    });
+    const before = Date.now();
+    const rotated = lastJsonLine(await run('teams', 'secret', '--team', teamId, '--rotate', '--json'));
+    expect(rotated.secret).not.toBe(shown.secret);
+    expect(rotated.previous_secret).toBe(shown.secret);
+    const grace = new Date(rotated.previous_expires_at).getTime() - before;
+    expect(grace).toBeGreaterThan(23.9 * 3600_000);
+    expect(grace).toBeLessThanOrEqual(24 * 3600_000 + 60_000);
+    expect(lastJsonLine(await run('teams', 'secret', '--team', teamId, '--json')).secret).toBe(
+      rotated.secret,
+    );
+  });
+
+  it('exits 1 for an unknown team', async () => {
+    const result = await run('teams', 'secret', '--team', randomUUID());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Team not found/);
+  });
+});
+
 describe('a key made by the CLI', () => {
   let app: TestApp;
   beforeAll(async () => {

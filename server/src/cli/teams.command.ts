@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { createTeam, listTeams } from '../teams/teams.service.js';
-import { type CliContext, CliError, report, withDatabase } from './context.js';
+import { createTeam, getSigningSecrets, listTeams, rotateSigningSecret } from '../teams/teams.service.js';
+import { type CliContext, CliError, report, requireUuid, withDatabase } from './context.js';
 
 export function teamsCommand(ctx: CliContext): Command {
   const teams = new Command('teams').description('manage teams');
@@ -33,6 +33,34 @@ export function teamsCommand(ctx: CliContext): Command {
       }));
       const human = rows.length === 0 ? ['No teams.'] : rows.map((row) => `${row.id}  ${row.name}`);
       report(ctx, options.json, human, { teams: rows });
+    });
+
+  teams
+    .command('secret')
+    .description("show the team's webhook signing secret, or rotate it (the old one keeps signing for 24 h)")
+    .requiredOption('--team <id>', 'team id')
+    .option('--rotate', 'replace the secret')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { team: string; rotate?: boolean; json?: boolean }) => {
+      const teamId = requireUuid(options.team, '--team');
+      const secrets = await withDatabase(ctx, (em) =>
+        options.rotate
+          ? rotateSigningSecret(em, teamId, new Date())
+          : getSigningSecrets(em, teamId, new Date()),
+      );
+      const previous = secrets.previous;
+      const human = [
+        `${options.rotate ? 'New signing secret' : 'Signing secret'}: ${secrets.current}`,
+        ...(previous
+          ? [`Previous secret (still signing until ${previous.expiresAt.toISOString()}): ${previous.secret}`]
+          : []),
+      ];
+      report(ctx, options.json, human, {
+        team_id: teamId,
+        secret: secrets.current,
+        previous_secret: previous?.secret ?? null,
+        previous_expires_at: previous?.expiresAt.toISOString() ?? null,
+      });
     });
 
   return teams;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import { generateApiKey } from '../auth/api-key.rules.js';
 import { NotFoundError } from '../errors.js';
 import { type ApiKey, ApiKeySchema } from './api-key.entity.js';
@@ -67,6 +67,55 @@ export async function revokeApiKey(em: EntityManager, keyId: string, now: Date):
   apiKey.revokedAt ??= now;
   await em.flush();
   return apiKey;
+}
+
+/** How long a rotated-out signing secret keeps signing, so receivers can switch without a gap. */
+export const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A team's signing secrets: the current one, and the previous one while its grace period lasts. */
+export interface SigningSecrets {
+  current: string;
+  previous: { secret: string; expiresAt: Date } | null;
+}
+
+function secretsOf(team: Team, now: Date): SigningSecrets {
+  const expiresAt = team.previousSecretExpiresAt;
+  const previous =
+    team.previousSigningSecret && expiresAt && expiresAt > now
+      ? { secret: team.previousSigningSecret, expiresAt }
+      : null;
+  return { current: team.signingSecret, previous };
+}
+
+export async function getSigningSecrets(
+  em: EntityManager,
+  teamId: string,
+  now: Date,
+): Promise<SigningSecrets> {
+  const team = await em.findOne(TeamSchema, { id: teamId });
+  if (!team) throw new NotFoundError('Team');
+  return secretsOf(team, now);
+}
+
+/**
+ * Replaces the team's signing secret. Webhooks are signed with both secrets for 24 hours after,
+ * so receivers can move to the new one without rejecting any delivery.
+ */
+export async function rotateSigningSecret(
+  em: EntityManager,
+  teamId: string,
+  now: Date,
+): Promise<SigningSecrets> {
+  return em.transactional(async (tx) => {
+    const team = await tx.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!team) throw new NotFoundError('Team');
+    team.previousSigningSecret = team.signingSecret;
+    team.previousSecretExpiresAt = new Date(now.getTime() + SECRET_ROTATION_GRACE_MS);
+    team.signingSecret = generateSigningSecret();
+    team.updatedAt = now;
+    await tx.flush();
+    return secretsOf(team, now);
+  });
 }
 
 /**
