@@ -139,7 +139,13 @@ const FLAGS: ts.TypeFormatFlags =
   ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType |
   ts.TypeFormatFlags.InTypeAlias;
 
-let jsonType: ts.Type | undefined;
+/** What printing needs: the checker, the contract's JSON type, and the shapes already named. */
+interface Printer {
+  checker: ts.TypeChecker;
+  json: ts.Type;
+  /** Printed shape → the generated name that replaces it in later types. */
+  named: Map<string, string>;
+}
 
 function constituents(type: ts.Type): ts.Type[] {
   return type.isUnion() ? type.types : [type];
@@ -147,13 +153,11 @@ function constituents(type: ts.Type): ts.Type[] {
 
 /**
  * The contract's recursive Json alias is not exported, so the checker prints it expanded (and cut
- * off with `any`); a type made of exactly its members, plus perhaps `undefined`, prints as JsonValue.
+ * off with `any`); a type equivalent to it, plus perhaps `undefined`, prints as JsonValue.
  */
-function jsonText(checker: ts.TypeChecker, type: ts.Type): string | undefined {
-  if (!jsonType) return undefined;
+function jsonText({ checker, json }: Printer, type: ts.Type): string | undefined {
   const members = constituents(type);
   const defined = members.filter((member) => !(member.flags & ts.TypeFlags.Undefined));
-  const json = jsonType;
   const isJson =
     checker.isTypeAssignableTo(json, type) &&
     defined.every((member) => checker.isTypeAssignableTo(member, json));
@@ -161,29 +165,20 @@ function jsonText(checker: ts.TypeChecker, type: ts.Type): string | undefined {
   return defined.length < members.length ? 'JsonValue | undefined' : 'JsonValue';
 }
 
-function printType(
-  checker: ts.TypeChecker,
-  type: ts.Type,
-  node: ts.Node,
-  named: Map<string, string>,
-): string {
-  const json = jsonText(checker, type);
+function printType(printer: Printer, type: ts.Type, node: ts.Node): string {
+  const json = jsonText(printer, type);
   if (json) return json;
-  let text = checker.typeToString(type, node, FLAGS);
-  for (const [shape, name] of named) text = text.split(shape).join(name);
+  let text = printer.checker.typeToString(type, node, FLAGS);
+  for (const [shape, name] of printer.named) text = text.split(shape).join(name);
   return text;
 }
 
-function printDeclaration(
-  checker: ts.TypeChecker,
-  alias: ts.TypeAliasDeclaration,
-  generated: Generated,
-  named: Map<string, string>,
-): string {
+function printDeclaration(printer: Printer, alias: ts.TypeAliasDeclaration, generated: Generated): string {
+  const { checker, named } = printer;
   const type = checker.getTypeAtLocation(alias.name);
   const doc = `/** ${generated.doc} */\n`;
   if (!generated.schema) {
-    const text = printType(checker, type, alias, named);
+    const text = printType(printer, type, alias);
     named.set(text, generated.name);
     return `${doc}export type ${generated.name} = ${text};`;
   }
@@ -197,7 +192,7 @@ function printDeclaration(
     const optional = (property.flags & ts.SymbolFlags.Optional) !== 0 ? '?' : '';
     const description = generated.schema?.shape[property.name]?.description;
     const comment = description ? `  /** ${description} */\n` : '';
-    return `${comment}  ${property.name}${optional}: ${printType(checker, propertyType, alias, named)};`;
+    return `${comment}  ${property.name}${optional}: ${printType(printer, propertyType, alias)};`;
   });
   named.set(checker.typeToString(type, alias, FLAGS), generated.name);
   return `${doc}export interface ${generated.name} {\n${members.join('\n')}\n}`;
@@ -209,14 +204,13 @@ export function generateContractTypes(): string {
   const aliases = file.statements.filter(ts.isTypeAliasDeclaration);
   const json = aliases.find((alias) => alias.name.text === '__Json');
   if (!json) throw new Error('the JSON type is missing');
-  jsonType = checker.getTypeAtLocation(json.name);
-  const named = new Map<string, string>();
+  const printer: Printer = { checker, json: checker.getTypeAtLocation(json.name), named: new Map() };
   const declarations = aliases
     .filter((alias) => alias !== json)
     .map((alias) => {
       const generated = TYPES.find((type) => type.name === alias.name.text);
       if (!generated) throw new Error(`no entry for ${alias.name.text}`);
-      return printDeclaration(checker, alias, generated, named);
+      return printDeclaration(printer, alias, generated);
     });
   return `${HEADER}\n${declarations.join('\n\n')}\n`;
 }
