@@ -52,6 +52,18 @@ export default tseslint.config(
     },
   },
   {
+    // The SDK runs in browsers and edge runtimes too: Web APIs only.
+    files: ['sdk/src/**/*.ts'],
+    ignores: ['sdk/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['node:*'], message: 'The SDK uses Web APIs only.' }] },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', 'setImmediate'],
+    },
+  },
+  {
     files: ['bench/**/*.ts', '**/scripts/**/*.ts', 'docs/src/write-openapi.ts'],
     rules: { 'no-console': 'off' },
   },

@@ -95,6 +95,7 @@ export const cronsContract = c.router({
     pathParams: IdParams,
     responses: { 200: dataOf(Cron) },
     summary: 'Get a cron',
+    description: 'One cron of the caller’s team; another team’s cron is answered 404 NOT_FOUND.',
   },
   update: {
     method: 'PUT',

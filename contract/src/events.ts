@@ -102,6 +102,8 @@ export const eventsContract = c.router({
     pathParams: IdParams,
     responses: { 200: dataOf(Event) },
     summary: 'Get an event',
+    description:
+      'One event of the caller’s team with the outcome of its call once executed (response_status, response_body, response_duration, response_error).',
   },
   update: {
     method: 'PUT',

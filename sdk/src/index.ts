@@ -1,1 +1,44 @@
-export type { Cron, CronInput, Event, EventInput, ErrorBody, ErrorCode } from '@webhook-scheduler/contract';
+export {
+  createClient,
+  type CronsResource,
+  type EventsResource,
+  type WebhookSchedulerClient,
+} from './client.js';
+export type {
+  Cron,
+  CronInput,
+  CronListQuery,
+  ErrorCode,
+  Event,
+  EventInput,
+  EventListQuery,
+  EventStatus,
+  HttpMethod,
+  JsonValue,
+  Pagination,
+  RetryConfig,
+  RetryConfigInput,
+  ValidationIssue,
+} from './contract-types.js';
+export { NetworkError, isNetworkError } from './errors/network-error.js';
+export { TimeoutError, isTimeoutError } from './errors/timeout-error.js';
+export {
+  WebhookSchedulerError,
+  isWebhookSchedulerError,
+  type WebhookSchedulerErrorInit,
+} from './errors/webhook-scheduler-error.js';
+export {
+  WebhookVerificationError,
+  isWebhookVerificationError,
+  type WebhookVerificationFailure,
+} from './errors/webhook-verification-error.js';
+export type { Page } from './paginate.js';
+export type { DeleteResult, Resource } from './resource.js';
+export type { RetryOptions } from './retry-policy.js';
+export type { ClientOptions, RequestOptions } from './transport.js';
+export {
+  type VerifiedWebhook,
+  type VerifyWebhookOptions,
+  type WebhookHeaders,
+  verifyWebhook,
+} from './webhooks/verify-webhook.js';

@@ -1,0 +1,197 @@
+import { type Contract, UNAUTHORIZED_MESSAGE } from '@webhook-scheduler/contract';
+
+/** `crons.list`, `events.create`…: a route of the contract by its key, as in the operation ids. */
+export type RouteKey = {
+  [Group in keyof Contract]: `${Group}.${Extract<keyof Contract[Group], string>}`;
+}[keyof Contract];
+
+/** The examples of one operation: its request body (when it has one) and a body per response status. */
+export interface RouteExamples {
+  request?: unknown;
+  responses: Record<number, unknown>;
+}
+
+const TEAM_ID = '9b0e7c52-61d4-4f0e-8a7b-2d6c4e8f1a30';
+const CRON_ID = '2f1c9a4e-8a43-4c57-9d5e-3c1b6f0a7d21';
+const EVENT_ID = '6d7a1f3b-2c4e-4b8a-9f01-5e6d7c8b9a02';
+
+const cronInput = {
+  webhook_url: 'https://example.com/hooks/daily-report',
+  cron_expression: '0 9 * * MON-FRI',
+  timezone: 'Europe/Paris',
+  method: 'POST',
+  headers: { 'x-report': 'daily' },
+  payload: { report: 'sales' },
+  retry_config: { maxRetries: 3, backoffMs: 1000, backoffType: 'exponential' },
+};
+
+const cron = {
+  id: CRON_ID,
+  ...cronInput,
+  is_active: true,
+  created_at: '2030-01-06T08:15:00.000Z',
+  updated_at: '2030-01-06T08:15:00.000Z',
+  team_id: TEAM_ID,
+};
+
+const eventInput = {
+  webhook_url: 'https://example.com/hooks/reminder',
+  scheduled_at: '2030-01-07T09:00:00.000Z',
+  method: 'POST',
+  payload: { user: 42 },
+  retry_config: { maxRetries: 3, backoffMs: 1000 },
+};
+
+const pendingEvent = {
+  id: EVENT_ID,
+  cron_id: null,
+  retry_of: null,
+  scheduled_at: eventInput.scheduled_at,
+  executed_at: null,
+  status: 'pending',
+  webhook_url: eventInput.webhook_url,
+  method: 'POST',
+  headers: null,
+  payload: eventInput.payload,
+  retry_config: { maxRetries: 3, backoffMs: 1000, backoffType: 'exponential' },
+  response_status: null,
+  response_headers: null,
+  response_body: null,
+  response_duration: null,
+  response_error: null,
+  created_at: '2030-01-06T08:15:00.000Z',
+  updated_at: '2030-01-06T08:15:00.000Z',
+  team_id: TEAM_ID,
+};
+
+const deliveredEvent = {
+  ...pendingEvent,
+  executed_at: '2030-01-07T09:00:00.012Z',
+  status: 'success',
+  response_status: 200,
+  response_headers: { 'content-type': 'application/json' },
+  response_body: '{"ok":true}',
+  response_duration: 84,
+  updated_at: '2030-01-07T09:00:00.101Z',
+};
+
+function error(code: string, message: string, details?: unknown) {
+  return { error: { code, message, ...(details === undefined ? {} : { details }) } };
+}
+
+function invalid(path: (string | number)[], message: string) {
+  const where = path.length > 0 ? `${path.join('.')}: ` : '';
+  return error('VALIDATION_ERROR', `Validation failed: ${where}${message}`, [{ path, message }]);
+}
+
+const notUuid = invalid(['id'], 'must be a UUID');
+
+/** The error responses every route shares; a route's own 400 and 404 replace these. */
+function errors(notFound: string, badRequest: unknown, outOfRange?: string) {
+  return {
+    400: badRequest,
+    401: error('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
+    404: error('NOT_FOUND', `${notFound} not found`),
+    413: invalid([], 'request body is larger than the 1048576 byte limit'),
+    500: error('INTERNAL_SERVER_ERROR', outOfRange ?? 'Internal server error'),
+  };
+}
+
+const OUT_OF_RANGE = 'Page 3 is out of range: there are 250 items, 100 per page';
+
+/** An example for every request body and every response of every route, checked against the contract. */
+export const EXAMPLES: Record<RouteKey, RouteExamples> = {
+  'crons.list': {
+    responses: {
+      200: { data: [cron], pagination: { page: 0, limit: 100, total: 1 } },
+      ...errors('Route', invalid(['limit'], 'Number must be less than or equal to 1000'), OUT_OF_RANGE),
+    },
+  },
+  'crons.create': {
+    request: cronInput,
+    responses: {
+      201: { data: cron },
+      ...errors(
+        'Route',
+        invalid(['cron_expression'], 'invalid cron expression: expected 5 fields (or 6 with seconds), got 3'),
+      ),
+    },
+  },
+  'crons.get': { responses: { 200: { data: cron }, ...errors('Cron', notUuid) } },
+  'crons.update': {
+    request: { ...cronInput, cron_expression: '0 8 * * MON-FRI' },
+    responses: {
+      200: { data: { ...cron, cron_expression: '0 8 * * MON-FRI', updated_at: '2030-01-06T10:00:00.000Z' } },
+      ...errors(
+        'Cron',
+        invalid(['timezone'], 'timezone must be an IANA time zone name such as "Europe/Paris"'),
+      ),
+    },
+  },
+  'crons.delete': { responses: { 200: { data: { success: true } }, ...errors('Cron', notUuid) } },
+  'events.list': {
+    responses: {
+      200: { data: [deliveredEvent], pagination: { page: 0, limit: 20, total: 1 } },
+      ...errors(
+        'Route',
+        invalid(
+          ['status'],
+          "Invalid enum value. Expected 'pending' | 'processing' | 'success' | 'failed', received 'done'",
+        ),
+        OUT_OF_RANGE,
+      ),
+    },
+  },
+  'events.create': {
+    request: eventInput,
+    responses: {
+      201: { data: pendingEvent },
+      ...errors(
+        'Route',
+        invalid(['scheduled_at'], 'scheduled_at must be in the future (now is 2030-01-07T09:30:00.000Z)'),
+      ),
+    },
+  },
+  'events.get': { responses: { 200: { data: deliveredEvent }, ...errors('Event', notUuid) } },
+  'events.update': {
+    request: { ...eventInput, scheduled_at: '2030-01-07T10:00:00.000Z' },
+    responses: {
+      200: {
+        data: {
+          ...pendingEvent,
+          scheduled_at: '2030-01-07T10:00:00.000Z',
+          updated_at: '2030-01-06T10:00:00.000Z',
+        },
+      },
+      ...errors(
+        'Event',
+        error('BAD_REQUEST', 'Only pending events can be updated; this event is success', {
+          currentStatus: 'success',
+        }),
+      ),
+    },
+  },
+  'events.delete': {
+    responses: {
+      200: { data: { success: true } },
+      ...errors(
+        'Event',
+        error(
+          'BAD_REQUEST',
+          'Events created by a cron cannot be deleted directly; update or delete the cron',
+        ),
+      ),
+    },
+  },
+};
+
+/** What each response status means, for the response descriptions. */
+export const STATUS_DESCRIPTIONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'VALIDATION_ERROR (details lists each field problem) or BAD_REQUEST (a business rule refused the change)',
+  401: 'UNAUTHORIZED: missing, unknown, expired or revoked API key',
+  404: 'NOT_FOUND: no such resource in the caller’s team',
+  413: 'VALIDATION_ERROR: the request body is larger than the service accepts',
+  500: 'INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list',
+};

@@ -1,0 +1,155 @@
+// Generated from @webhook-scheduler/contract by sdk/scripts/contract-types.ts: do not edit.
+// Run `npm run generate -w sdk` after changing the contract.
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** One of the machine-readable error codes of the API. */
+export type ErrorCode =
+  'UNAUTHORIZED' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'BAD_REQUEST' | 'INTERNAL_SERVER_ERROR';
+
+/** One field problem of a `VALIDATION_ERROR`. */
+export interface ValidationIssue {
+  /** Path to the offending field, e.g. ["retry_config", "maxRetries"]. */
+  path: (string | number)[];
+  message: string;
+}
+
+/** An HTTP method a webhook can be sent with. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
+/** The state of an event: `pending → processing → success | failed`. */
+export type EventStatus = 'failed' | 'pending' | 'success' | 'processing';
+
+/** How failed webhook calls are retried, as the API returns it. */
+export interface RetryConfig {
+  /** How many retries after the first attempt fails (1–10). */
+  maxRetries: number;
+  /** Base delay in milliseconds (100–5000). */
+  backoffMs: number;
+  /** Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential). */
+  backoffType: 'exponential' | 'linear';
+}
+
+/** How failed webhook calls are retried, as sent: `backoffType` defaults to `exponential`. */
+export interface RetryConfigInput {
+  /** How many retries after the first attempt fails (1–10). */
+  maxRetries: number;
+  /** Base delay in milliseconds (100–5000). */
+  backoffMs: number;
+  /** Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential). */
+  backoffType?: 'exponential' | 'linear' | undefined;
+}
+
+/** Where a page sits in a list. */
+export interface Pagination {
+  /** 0-indexed page number. */
+  page: number;
+  limit: number;
+  /** Items across all pages. */
+  total: number;
+}
+
+/** A recurring webhook. */
+export interface Cron {
+  id: string;
+  /** 5 fields, or 6 with a leading seconds field; or a nickname such as @hourly. */
+  cron_expression: string;
+  /** IANA time zone the schedule is read in; null means UTC. */
+  timezone: string | null;
+  webhook_url: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: JsonValue;
+  retry_config: RetryConfig | null;
+  is_active: boolean;
+  /** ISO 8601 timestamp with Z or an offset. */
+  created_at: string;
+  /** ISO 8601 timestamp with Z or an offset. */
+  updated_at: string;
+  team_id: string;
+}
+
+/** The body of `crons.create` and `crons.update`. `update` replaces the whole cron: omitted fields take their defaults. */
+export interface CronInput {
+  /** Absolute http(s) URL the webhook is sent to. */
+  webhook_url: string;
+  /** Standard 5-field cron, or 6 fields with a leading seconds field. Ranges, lists, steps, names (MON, JAN), L, W, # and @yearly @annually @monthly @weekly @daily @midnight @hourly. */
+  cron_expression: string;
+  method?: HttpMethod | undefined;
+  /** IANA time zone name; null means UTC. */
+  timezone?: string | null | undefined;
+  /** Custom headers sent with the webhook request (string values). */
+  headers?: Record<string, string> | null | undefined;
+  payload?: JsonValue | undefined;
+  retry_config?: RetryConfigInput | null | undefined;
+  is_active?: boolean | undefined;
+}
+
+/** Filters and paging of `crons.list`. */
+export interface CronListQuery {
+  /** 0-indexed page number. */
+  page?: number;
+  /** Items per page, 1–1000. */
+  limit?: number;
+  /** Only active (true) or inactive (false) crons. */
+  is_active?: boolean | undefined;
+}
+
+/** One webhook call and, once made, its outcome. */
+export interface Event {
+  id: string;
+  /** The cron that created this event; null when created through the API. */
+  cron_id: string | null;
+  /** The original event when this event is a retry attempt; null otherwise. */
+  retry_of: string | null;
+  /** ISO 8601 timestamp with Z or an offset. */
+  scheduled_at: string;
+  /** When the call was made; null until executed. */
+  executed_at: string | null;
+  status: EventStatus;
+  webhook_url: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: JsonValue;
+  retry_config: RetryConfig | null;
+  /** HTTP status of the response; null until executed or when no response came. */
+  response_status: number | null;
+  response_headers: Record<string, string> | null;
+  /** First 1 KB of the response body. */
+  response_body: string | null;
+  /** Milliseconds from the start of the call to the end of the response. */
+  response_duration: number | null;
+  /** Why the call failed; null on success or before execution. */
+  response_error: string | null;
+  /** ISO 8601 timestamp with Z or an offset. */
+  created_at: string;
+  /** ISO 8601 timestamp with Z or an offset. */
+  updated_at: string;
+  team_id: string;
+}
+
+/** The body of `events.create` and `events.update`. `update` replaces the whole event: omitted fields take their defaults. */
+export interface EventInput {
+  /** Absolute http(s) URL the webhook is sent to. */
+  webhook_url: string;
+  /** When to call the webhook; must be in the future. */
+  scheduled_at: string;
+  method?: HttpMethod | undefined;
+  /** Custom headers sent with the webhook request (string values). */
+  headers?: Record<string, string> | null | undefined;
+  payload?: JsonValue | undefined;
+  retry_config?: RetryConfigInput | null | undefined;
+}
+
+/** Filters and paging of `events.list`. */
+export interface EventListQuery {
+  /** 0-indexed page number. */
+  page?: number;
+  /** Items per page, 1–1000. */
+  limit?: number;
+  /** Only events in this state. */
+  status?: EventStatus | undefined;
+  /** Only events created by this cron. */
+  cron_id?: string | undefined;
+}

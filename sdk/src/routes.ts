@@ -1,0 +1,40 @@
+import type { Contract } from '@webhook-scheduler/contract';
+
+/** The method and path of one route. */
+export interface Route {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+}
+
+type RoutesOf<Router> = {
+  [Key in keyof Router]: Router[Key] extends { method: infer Method; path: infer Path }
+    ? { method: Method; path: Path }
+    : never;
+};
+
+// `satisfies` ties every method and path to the contract: a renamed path, a changed method or a
+// route added to the contract without an entry here fails to compile. The contract is imported
+// for its type only, so neither it nor zod reaches the bundle.
+/** Every `/api/v1` route the client calls, as declared in the contract. */
+export const ROUTES = {
+  crons: {
+    list: { method: 'GET', path: '/api/v1/crons' },
+    create: { method: 'POST', path: '/api/v1/crons' },
+    get: { method: 'GET', path: '/api/v1/crons/:id' },
+    update: { method: 'PUT', path: '/api/v1/crons/:id' },
+    delete: { method: 'DELETE', path: '/api/v1/crons/:id' },
+  },
+  events: {
+    list: { method: 'GET', path: '/api/v1/events' },
+    create: { method: 'POST', path: '/api/v1/events' },
+    get: { method: 'GET', path: '/api/v1/events/:id' },
+    update: { method: 'PUT', path: '/api/v1/events/:id' },
+    delete: { method: 'DELETE', path: '/api/v1/events/:id' },
+  },
+} as const satisfies { [Group in keyof Contract]: RoutesOf<Contract[Group]> };
+
+/** The route's path with `:id` filled in. */
+export function pathOf(route: Route, id?: string): string {
+  if (id === undefined) return route.path;
+  return route.path.replace(':id', encodeURIComponent(id));
+}

@@ -1,0 +1,88 @@
+import ky, { type KyInstance } from 'ky';
+import { toSdkError } from './errors/to-sdk-error.js';
+import { retryPolicy, toKyRetry, type RetryOptions } from './retry-policy.js';
+import { type Route, pathOf } from './routes.js';
+import { SDK_VERSION } from './version.js';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions {
+  /** Where the service runs, e.g. `https://webhooks.example.com` (the client adds `/api/v1/…`). */
+  baseUrl: string;
+  /** An API key (`whs_…`); it is sent as `Authorization: Bearer <apiKey>`. */
+  apiKey: string;
+  /** How long one attempt may wait for a response, in milliseconds. Default 10 000. */
+  timeout?: number;
+  /** Retries of GET, PUT and DELETE (never POST); a number is the limit, 0 turns them off. */
+  retry?: RetryOptions | number;
+  /** A `fetch` to use instead of the global one (instrumentation, tests, other runtimes). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Options every call accepts. */
+export interface RequestOptions {
+  /** Aborts the call, including retries waiting to run; the call then rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+/** What one call sends besides its route. */
+export interface Call extends RequestOptions {
+  id?: string;
+  query?: object;
+  body?: unknown;
+}
+
+/** Sends a call to a route and resolves to the parsed JSON body, or rejects with an SDK error. */
+export type Send = <T>(route: Route, call: Call) => Promise<T>;
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Query parameters as strings, leaving out the undefined ones. */
+export function toSearchParams(query: object | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  return params;
+}
+
+function validated(options: ClientOptions): ClientOptions {
+  if (!/^https?:$/.test(URL.parse(options.baseUrl)?.protocol ?? '')) {
+    throw new TypeError(
+      `baseUrl must be an absolute http(s) URL such as https://webhooks.example.com, got "${options.baseUrl}"`,
+    );
+  }
+  if (!options.apiKey) throw new TypeError('apiKey is required');
+  return options;
+}
+
+function createKy(options: ClientOptions, timeout: number): KyInstance {
+  return ky.create({
+    prefix: options.baseUrl,
+    headers: {
+      authorization: `Bearer ${options.apiKey}`,
+      accept: 'application/json',
+      'user-agent': `webhook-scheduler-sdk/${SDK_VERSION}`,
+    },
+    timeout,
+    retry: toKyRetry(retryPolicy(options.retry)),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
+
+/** The HTTP layer of a client: one ky instance and the mapping of its errors. */
+export function createTransport(options: ClientOptions): Send {
+  const timeout = validated(options).timeout ?? DEFAULT_TIMEOUT_MS;
+  const api = createKy(options, timeout);
+  return async <T>(route: Route, call: Call): Promise<T> => {
+    try {
+      return await api(pathOf(route, call.id), {
+        method: route.method,
+        searchParams: toSearchParams(call.query),
+        ...(call.body === undefined ? {} : { json: call.body }),
+        ...(call.signal ? { signal: call.signal } : {}),
+      }).json<T>();
+    } catch (error) {
+      throw toSdkError(error, timeout);
+    }
+  };
+}
