@@ -131,7 +131,9 @@ function where(filter: EventFilter): { sql: string; params: unknown[] } {
   return { sql, params };
 }
 
+/** The exact number of events matching `filter`. */
 export async function countEvents(em: EntityManager, filter: EventFilter): Promise<number> {
+  if (!filter.status) return totalOf(em, filter.teamId, filter.cronId);
   const { sql, params } = where(filter);
   const [row] = await rawQuery<{ count: string }>(
     em,
@@ -139,6 +141,23 @@ export async function countEvents(em: EntityManager, filter: EventFilter): Promi
     params,
   );
   return Number(row?.count ?? 0);
+}
+
+/** Kept by triggers on every insert and delete (migration event_totals): no rows are counted. */
+async function totalOf(em: EntityManager, teamId: string, cronId: string | undefined): Promise<number> {
+  const [row] = cronId
+    ? await rawQuery<{ total: string | null }>(
+        em,
+        `select sum(n) as total from event_totals
+         where scope = $2 and exists (select 1 from crons where id = $2 and team_id = $1)`,
+        [teamId, cronId],
+      )
+    : await rawQuery<{ total: string | null }>(
+        em,
+        'select sum(n) as total from event_totals where scope = $1',
+        [teamId],
+      );
+  return Number(row?.total ?? 0);
 }
 
 /** A page of events, newest first (created_at, then id, descending). */

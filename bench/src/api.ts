@@ -1,0 +1,109 @@
+// bench/api: the running service (embedded PostgreSQL) under autocannon over loopback, with 100,000
+// events in the team. Usage: npm run api -w bench
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { firstKey, freshDataDir, startService } from './processes.ts';
+
+const SEEDED = Number(process.env.BENCH_SEEDED ?? 100_000);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 3380);
+const ROLE = process.env.BENCH_ROLE ?? 'all';
+
+const data = await freshDataDir();
+const service = await startService(ROLE, PORT, data.dir);
+try {
+  const key = firstKey(service);
+  const db = new pg.Client({
+    host: path.join(data.dir, 'run'),
+    user: 'postgres',
+    database: 'webhook_scheduler',
+  });
+  await db.connect();
+  const team = (await db.query<{ id: string }>('select team_id as id from api_keys limit 1')).rows[0]!.id;
+  // Far in the future, so the scheduler leaves them alone; created_at spread so lists have an order.
+  await db.query(
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
+     select gen_random_uuid(), $1, 0, now() + interval '30 days', 'pending', 'https://example.com/hook', 'POST',
+            jsonb_build_object('n', n), now() - n * interval '1 second', now()
+     from generate_series(1, $2) as n`,
+    [team, SEEDED],
+  );
+  await db.query('vacuum analyze events');
+  const ids = (
+    await db.query<{ id: string }>('select id from events order by random() limit 10000')
+  ).rows.map((row) => row.id);
+  await db.end();
+
+  const base = `http://127.0.0.1:${PORT}/api/v1`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const scheduledAt = new Date(Date.now() + 86_400_000).toISOString();
+  const cases: [string, autocannon.Options][] = [
+    [
+      'POST /api/v1/events',
+      {
+        url: `${base}/events`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          webhook_url: 'https://example.com/hook',
+          scheduled_at: scheduledAt,
+          payload: { n: 1 },
+        }),
+        connections: 50,
+      },
+    ],
+    [
+      'GET /api/v1/events/{id}',
+      {
+        url: base,
+        headers,
+        connections: 50,
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              path: `/api/v1/events/${ids[Math.floor(Math.random() * ids.length)] ?? ''}`,
+            }),
+          },
+        ],
+      },
+    ],
+    ['GET /api/v1/events?limit=100', { url: `${base}/events?limit=100`, headers, connections: 10 }],
+    // Latency at a stated load rather than at saturation: every list counts the team's 100,000 events.
+    [
+      'GET /api/v1/events?limit=100 at 100 req/s',
+      { url: `${base}/events?limit=100`, headers, connections: 10, overallRate: 100 },
+    ],
+  ];
+  const results = [];
+  for (const [name, options] of cases) {
+    const result = await autocannon({ duration: DURATION_S, ...options });
+    results.push({
+      name,
+      connections: options.connections,
+      requestsPerSecond: Math.round(result.requests.average),
+      latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+      non2xx: result.non2xx,
+      errors: result.errors,
+    });
+  }
+  const report = {
+    date: new Date().toISOString(),
+    cpus: os.cpus().length,
+    role: ROLE,
+    seeded: SEEDED,
+    durationS: DURATION_S,
+    results,
+  };
+  await writeFile(
+    new URL(`../results/api-${report.date.slice(0, 10)}.json`, import.meta.url),
+    `${JSON.stringify(report, null, 2)}\n`,
+  );
+  console.log(JSON.stringify(report, null, 2));
+} finally {
+  await service.stop();
+  await data.remove();
+}

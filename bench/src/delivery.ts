@@ -1,0 +1,211 @@
+// bench/delivery: throughput and punctuality of the scheduler against a receiver process on loopback,
+// next to the raw HTTP limit measured in the same run. Usage: npm run delivery -w bench
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { SlotPlanner } from '@webhook-scheduler/scheduler';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import {
+  type Running,
+  firstKey,
+  freshDataDir,
+  percentile,
+  startReceiver,
+  startService,
+  waitFor,
+} from './processes.ts';
+
+const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
+const PUNCTUALITY_EVENTS = 3000;
+const PUNCTUALITY_SPREAD_MS = 10_000;
+const PORT = Number(process.env.BENCH_PORT ?? 3390);
+
+interface Setup {
+  db: pg.Client;
+  teamId: string;
+  key: string;
+  apiUrl: string;
+  processes: Running[];
+}
+
+async function connect(dataDir: string): Promise<pg.Client> {
+  const db = new pg.Client({
+    host: path.join(dataDir, 'run'),
+    user: 'postgres',
+    database: 'webhook_scheduler',
+  });
+  await db.connect();
+  return db;
+}
+
+/** All events due at one instant, inserted in bulk with their slot jobs; time until all are recorded. */
+async function throughput(setup: Setup, receiverUrl: string) {
+  const dueAt = new Date(Date.now() + 3000);
+  await setup.db.query(
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
+     select gen_random_uuid(), $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()
+     from generate_series(1, $4)`,
+    [setup.teamId, dueAt, `${receiverUrl}/throughput`, THROUGHPUT_EVENTS],
+  );
+  const plan = new SlotPlanner({ leadMs: 200, shards: 2 }).plan([dueAt], new Date());
+  if (plan) await setup.db.query(plan.sql, plan.params);
+  const doneAt = await waitFor(
+    async () => {
+      const { rows } = await setup.db.query<{ n: string }>(
+        `select count(*) as n from events where webhook_url = $1 and status in ('success', 'failed')`,
+        [`${receiverUrl}/throughput`],
+      );
+      return Number(rows[0]?.n) >= THROUGHPUT_EVENTS ? Date.now() : undefined;
+    },
+    'the throughput events',
+    300_000,
+  );
+  const { rows } = await setup.db.query<{ failed: string; first: Date; last: Date }>(
+    `select count(*) filter (where status = 'failed') as failed, min(executed_at) as first, max(executed_at) as last
+     from events where webhook_url = $1`,
+    [`${receiverUrl}/throughput`],
+  );
+  const seconds = (doneAt - dueAt.getTime()) / 1000;
+  const row = rows[0];
+  return {
+    events: THROUGHPUT_EVENTS,
+    recordedPerSecond: Math.round(THROUGHPUT_EVENTS / seconds),
+    sentPerSecond: row
+      ? Math.round(THROUGHPUT_EVENTS / ((row.last.getTime() - row.first.getTime()) / 1000))
+      : 0,
+    failed: Number(row?.failed ?? 0),
+  };
+}
+
+/** Events spread over 10 s, created through the API; lateness = executed_at − scheduled_at. */
+async function punctuality(setup: Setup, receiverUrl: string) {
+  const start = Date.now() + 6000;
+  const url = `${receiverUrl}/punctuality`;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < PUNCTUALITY_EVENTS) {
+        const i = next++;
+        const scheduledAt = new Date(start + Math.floor((i * PUNCTUALITY_SPREAD_MS) / PUNCTUALITY_EVENTS));
+        const response = await fetch(`${setup.apiUrl}/api/v1/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${setup.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ webhook_url: url, scheduled_at: scheduledAt.toISOString(), payload: { i } }),
+        });
+        if (response.status !== 201)
+          throw new Error(`POST answered ${response.status}: ${await response.text()}`);
+      }
+    }),
+  );
+  if (Date.now() > start) throw new Error('creating the punctuality events took longer than their lead time');
+  await waitFor(
+    async () => {
+      const { rows } = await setup.db.query<{ n: string }>(
+        `select count(*) as n from events where webhook_url = $1 and status in ('success', 'failed')`,
+        [url],
+      );
+      return Number(rows[0]?.n) >= PUNCTUALITY_EVENTS ? true : undefined;
+    },
+    'the punctuality events',
+    120_000,
+  );
+  // numeric arrives as text from pg.
+  const { rows } = await setup.db.query<{ ms: string }>(
+    `select extract(epoch from executed_at - scheduled_at) * 1000 as ms from events where webhook_url = $1`,
+    [url],
+  );
+  const lateness = rows.map((row) => Number(row.ms)).sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    events: PUNCTUALITY_EVENTS,
+    p50: round(percentile(lateness, 50)),
+    p95: round(percentile(lateness, 95)),
+    p99: round(percentile(lateness, 99)),
+    max: round(lateness.at(-1) ?? NaN),
+  };
+}
+
+/** The same POSTs sent straight with undici: the limit of this machine for this receiver. */
+async function rawLimit(receiverUrl: string) {
+  const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
+  const body = JSON.stringify({ bench: true });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 512 }, async () => {
+      while (next++ < THROUGHPUT_EVENTS) {
+        const response = await request(`${receiverUrl}/raw`, {
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', 'webhook-id': `raw-${next}` },
+          dispatcher: agent,
+        });
+        await response.body.dump();
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return { requestsPerSecond: Math.round(THROUGHPUT_EVENTS / seconds) };
+}
+
+async function receiverStats(receiverUrl: string) {
+  const stats = (await (await fetch(`${receiverUrl}/stats`)).json()) as {
+    requests: number;
+    unique: number;
+    duplicates: number;
+  };
+  await fetch(`${receiverUrl}/reset`);
+  return stats;
+}
+
+async function run(schedulers: 1 | 2, receiverUrl: string) {
+  const data = await freshDataDir();
+  const processes: Running[] = [];
+  try {
+    if (schedulers === 1) {
+      processes.push(await startService('all', PORT, data.dir));
+    } else {
+      processes.push(await startService('api', PORT, data.dir));
+      processes.push(await startService('scheduler', PORT + 1, data.dir));
+      processes.push(await startService('scheduler', PORT + 2, data.dir));
+    }
+    const db = await connect(data.dir);
+    const key = firstKey(processes[0]!);
+    const { rows } = await db.query<{ id: string }>('select team_id as id from api_keys limit 1');
+    const setup: Setup = { db, key, teamId: rows[0]!.id, apiUrl: `http://127.0.0.1:${PORT}`, processes };
+    await receiverStats(receiverUrl);
+    const throughputResult = await throughput(setup, receiverUrl);
+    const throughputReceived = await receiverStats(receiverUrl);
+    const punctualityResult = await punctuality(setup, receiverUrl);
+    const punctualityReceived = await receiverStats(receiverUrl);
+    await db.end();
+    return {
+      schedulers,
+      throughput: { ...throughputResult, ...throughputReceived },
+      punctuality: { ...punctualityResult, ...punctualityReceived },
+    };
+  } finally {
+    for (const running of processes.reverse()) await running.stop();
+    await data.remove();
+  }
+}
+
+const receiver = await startReceiver();
+try {
+  const raw = await rawLimit(receiver.url);
+  await receiverStats(receiver.url);
+  const one = await run(1, receiver.url);
+  const two = await run(2, receiver.url);
+  const result = {
+    date: new Date().toISOString(),
+    cpus: (await import('node:os')).cpus().length,
+    raw,
+    runs: [one, two],
+  };
+  const file = new URL(`../results/delivery-${result.date.slice(0, 10)}.json`, import.meta.url);
+  await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  await receiver.stop();
+}

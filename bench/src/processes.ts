@@ -1,0 +1,94 @@
+// Starting and stopping the processes a benchmark drives: the service (by role) and the receiver.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm, chmod } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'server/bin/webhook-scheduler.js');
+
+export interface Running {
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+function start(command: string, args: string[], env: Record<string, string>): Running {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    child,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function waitFor<T>(
+  read: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A fresh data directory for the embedded PostgreSQL (PostgreSQL may run as another user). */
+export async function freshDataDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'wsbench-'));
+  await chmod(dir, 0o755);
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export async function startService(
+  role: string,
+  port: number,
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Promise<Running> {
+  const service = start(process.execPath, [bin, 'start', '--role', role], {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    ...extra,
+  });
+  await waitFor(
+    () => (service.output().includes('is listening on') ? true : undefined),
+    `the ${role} service`,
+  );
+  return service;
+}
+
+export function firstKey(service: Running): string {
+  const key = /whs_[0-9A-Za-z]+/.exec(service.output())?.[0];
+  if (!key) throw new Error('the service printed no API key (not a fresh data directory?)');
+  return key;
+}
+
+export async function startReceiver(): Promise<Running & { url: string }> {
+  const receiver = start(process.execPath, [path.join(root, 'bench/src/receiver.ts')], {});
+  const port = await waitFor(() => /^(\d+)$/m.exec(receiver.output())?.[1], 'the receiver');
+  return { ...receiver, url: `http://127.0.0.1:${port}` };
+}
+
+/** Percentile of a sorted array (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}

@@ -1,0 +1,32 @@
+// A webhook receiver for benchmarks: answers 200 at once and counts deliveries by webhook-id.
+import http from 'node:http';
+
+const port = Number(process.argv[2] ?? 0);
+const seen = new Map<string, number>();
+let requests = 0;
+
+const server = http.createServer((req, res) => {
+  if (req.url === '/stats') {
+    const duplicates = requests - seen.size;
+    res.end(JSON.stringify({ requests, unique: seen.size, duplicates }));
+    return;
+  }
+  if (req.url === '/reset') {
+    seen.clear();
+    requests = 0;
+    res.end('{}');
+    return;
+  }
+  req.resume();
+  req.on('end', () => {
+    requests++;
+    const id = req.headers['webhook-id'];
+    if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
+    res.end('ok');
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(port, '127.0.0.1', () => {
+  const address = server.address();
+  process.stdout.write(`${typeof address === 'object' && address ? address.port : port}\n`);
+});

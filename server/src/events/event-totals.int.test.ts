@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
+import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
+
+let app: TestApp;
+let team: TestTeam;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  app = await startTestApp({ scheduler: { webhookTimeoutMs: 2000 } });
+  team = await app.createTeam();
+});
+afterAll(async () => {
+  await app.close();
+  await receiver.close();
+});
+
+const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+async function listedTotal(query = ''): Promise<number> {
+  const response = await app.request('GET', `/api/v1/events?limit=1${query}`, { key: team.key });
+  return response.body.pagination.total;
+}
+
+async function counted(where: string, params: unknown[]): Promise<number> {
+  const [row] = await app.sql<{ n: string }>(`select count(*) as n from events where ${where}`, params);
+  return Number(row!.n);
+}
+
+describe('list totals kept by triggers', () => {
+  it('match the rows after concurrent creates, scheduler retries, cron occurrences and deletions', async () => {
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        app.request('POST', '/api/v1/events', {
+          key: team.key,
+          body: {
+            webhook_url: `${receiver.url}/${i % 3 === 0 ? 'fail' : 'ok'}`,
+            scheduled_at: inMs(400),
+            retry_config: { maxRetries: 2, backoffMs: 100 },
+          },
+        }),
+      ),
+    );
+    receiver.reply('/fail', { status: 500 });
+    const cron = await app.request('POST', '/api/v1/crons', {
+      key: team.key,
+      body: { webhook_url: `${receiver.url}/cron`, cron_expression: '* * * * * *' },
+    });
+    const cronId: string = cron.body.data.id;
+    // 20 originals fail and get two retries each: 60 + 40 events, plus the cron's occurrences.
+    await eventually(
+      () => counted('team_id = $1 and retry_of is not null', [team.teamId]),
+      (retries) => retries === 40,
+    );
+    expect(await listedTotal()).toBe(await counted('team_id = $1', [team.teamId]));
+    expect(await listedTotal(`&cron_id=${cronId}`)).toBe(await counted('cron_id = $1', [cronId]));
+    expect(await listedTotal(`&cron_id=${cronId}`)).toBeGreaterThan(50);
+
+    const failed = await app.sql<{ id: string }>(
+      `select id from events where team_id = $1 and retry_of is null and cron_id is null and webhook_url like '%/fail' limit 1`,
+      [team.teamId],
+    );
+    await eventually(
+      () => app.request('GET', `/api/v1/events/${failed[0]!.id}`, { key: team.key }),
+      (r) => r.body.data.status === 'failed',
+    );
+    expect((await app.request('DELETE', `/api/v1/events/${failed[0]!.id}`, { key: team.key })).status).toBe(
+      200,
+    );
+    expect(await listedTotal()).toBe(await counted('team_id = $1', [team.teamId]));
+
+    expect((await app.request('DELETE', `/api/v1/crons/${cronId}`, { key: team.key })).status).toBe(200);
+    expect(await listedTotal()).toBe(await counted('team_id = $1', [team.teamId]));
+    expect(await listedTotal(`&cron_id=${cronId}`)).toBe(0);
+    const [leftover] = await app.sql<{ n: string }>(
+      'select count(*) as n from event_totals where scope = $1',
+      [cronId],
+    );
+    expect(Number(leftover!.n)).toBe(0);
+  });
+
+  it('answers 0 for another team’s cron', async () => {
+    const other = await app.createTeam('other');
+    const cron = await app.request('POST', '/api/v1/crons', {
+      key: other.key,
+      body: { webhook_url: 'https://example.com/x', cron_expression: '*/10 * * * * *' },
+    });
+    expect(await counted('cron_id = $1', [cron.body.data.id])).toBeGreaterThan(0);
+    expect(await listedTotal(`&cron_id=${cron.body.data.id}`)).toBe(0);
+  });
+});
