@@ -1,5 +1,6 @@
 export { isMissed, planRecord } from './attempt.rules.js';
 export { createSender, type SenderOptions } from './delivery/send.js';
+export { allowedHostsProblem } from './delivery/ssrf-guard.js';
 export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
 export type {
   AttemptRecord,

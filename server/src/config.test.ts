@@ -16,3 +16,32 @@ describe('loadConfig DATABASE_URL', () => {
     expect(() => loadConfig({ DATABASE_URL: url })).toThrow(ConfigError);
   });
 });
+
+describe('loadConfig webhook settings', () => {
+  it('splits WEBHOOK_ALLOWED_HOSTS into trimmed entries', () => {
+    const config = loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' 10.0.0.0/8, hooks.internal ,*.corp.example,,' });
+    expect(config.webhook.allowedHosts).toEqual(['10.0.0.0/8', 'hooks.internal', '*.corp.example']);
+  });
+
+  it('refuses a WEBHOOK_ALLOWED_HOSTS entry that is not a valid CIDR, naming it', () => {
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/33' })).toThrow(/WEBHOOK_ALLOWED_HOSTS.*10\.0\.0\.0\/33/);
+  });
+
+  it.each([
+    ['MISSED_EVENT_TOLERANCE', '90s', (c: ReturnType<typeof loadConfig>) => c.missedEventToleranceMs, 90_000],
+    ['MISSED_EVENT_TOLERANCE', '2h', (c: ReturnType<typeof loadConfig>) => c.missedEventToleranceMs, 7_200_000],
+    ['CRON_HORIZON', '5m', (c: ReturnType<typeof loadConfig>) => c.scheduler.cronHorizonMs, 300_000],
+    ['WEBHOOK_TIMEOUT_MS', '5000', (c: ReturnType<typeof loadConfig>) => c.webhook.timeoutMs, 5000],
+  ])('reads %s=%s', (name, value, read, expected) => {
+    expect(read(loadConfig({ [name]: value }))).toBe(expected);
+  });
+
+  it.each([
+    ['MISSED_EVENT_TOLERANCE', 'soon'],
+    ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
+    ['SLOT_SHARDS', '0'],
+    ['PORT', '70000'],
+  ])('stops with a reason naming %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parse } from 'pg-connection-string';
+import { allowedHostsProblem } from '@webhook-scheduler/scheduler';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -54,7 +55,14 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(35_000),
   WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
-  WEBHOOK_ALLOWED_HOSTS: z.string().default(''),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((host) => host.trim()).filter((host) => host !== ''))
+    .superRefine((hosts, ctx) => {
+      const problem = allowedHostsProblem(hosts);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
   MISSED_EVENT_TOLERANCE: duration('1h'),
   DELIVERY_CONCURRENCY: positiveInt(1000),
   SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
@@ -117,9 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhook: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
-      allowedHosts: e.WEBHOOK_ALLOWED_HOSTS.split(',')
-        .map((host) => host.trim())
-        .filter((host) => host !== ''),
+      allowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
     },
     missedEventToleranceMs: e.MISSED_EVENT_TOLERANCE,
     scheduler: {

@@ -142,3 +142,13 @@ export function guardedConnector(
     });
   };
 }
+
+/** Why a `WEBHOOK_ALLOWED_HOSTS` list cannot be used, or undefined when it can (checked at start-up). */
+export function allowedHostsProblem(allowedHosts: string[]): string | undefined {
+  try {
+    createTargetPolicy({ allowPrivateTargets: false, allowedHosts });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -19,6 +19,8 @@ export interface CronDefinition {
 
 /** At most this many events are materialized for one cron at a time. */
 export const MAX_MATERIALIZED = 100;
+/** A cron with no computable occurrence (e.g. one that only falls in DST gaps) is looked at again after this. */
+const RETRY_EMPTY_AFTER_MS = 60 * 60 * 1000;
 
 /**
  * Inserts the cron's upcoming occurrences as pending events (within `horizonMs`, at least one),
@@ -32,13 +34,24 @@ export async function materializeOccurrences(
   horizonMs: number,
 ): Promise<Date[]> {
   const after = cron.materializedUntil && cron.materializedUntil > now ? cron.materializedUntil : now;
-  const times = nextOccurrences(cron.cronExpression, cron.timezone, after, {
-    until: new Date(now.getTime() + horizonMs),
-    min: 1,
-    max: MAX_MATERIALIZED,
-  });
+  let times: Date[] = [];
+  try {
+    times = nextOccurrences(cron.cronExpression, cron.timezone, after, {
+      until: new Date(now.getTime() + horizonMs),
+      min: 1,
+      max: MAX_MATERIALIZED,
+    });
+  } catch {
+    // An expression that no longer parses (e.g. stored before a grammar change) is skipped the same way.
+  }
   const last = times.at(-1);
-  if (!last) return [];
+  if (!last) {
+    await rawQuery(em, 'update crons set materialized_until = $2 where id = $1', [
+      cron.id,
+      new Date(now.getTime() + RETRY_EMPTY_AFTER_MS),
+    ]);
+    return [];
+  }
   await rawQuery(
     em,
     `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, status, webhook_url, method,

@@ -131,6 +131,21 @@ describe('cron delivery', () => {
     expect(Number(count!.n)).toBe(0);
   });
 
+  it('accepts a cron that only falls in DST gaps and looks at it again an hour later', async () => {
+    // 02:30 on the last Sunday of March does not exist in Paris: the clocks jump from 02:00 to 03:00.
+    const cronId = await createCron({
+      webhook_url: `${receiver.url}/never`,
+      cron_expression: '30 2 * 3 0L',
+      timezone: 'Europe/Paris',
+    });
+    expect(await eventsOf(cronId)).toHaveLength(0);
+    const [row] = await app.sql<{ materialized_until: Date }>('select materialized_until from crons where id = $1', [cronId]);
+    const wait = row!.materialized_until.getTime() - Date.now();
+    expect(wait).toBeGreaterThan(59 * 60_000);
+    expect(wait).toBeLessThanOrEqual(60 * 60_000);
+    await app.request('DELETE', `/api/v1/crons/${cronId}`, { key: team.key });
+  });
+
   it('tops up the occurrences as they fire', async () => {
     const cronId = await createCron({
       webhook_url: `${receiver.url}/top-up`,
