@@ -50,6 +50,8 @@ export interface SchedulerOptions {
   name: string;
   webhookTimeoutMs: number;
   missedToleranceMs: number;
+  /** A claim lasts the webhook timeout plus this (default 30 s): long enough to record the outcome. */
+  leaseGraceMs?: number;
   tuning?: Partial<SchedulerTuning>;
 }
 
@@ -65,7 +67,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
   const { store, logger, pool, planner } = options;
   const stopping = new AbortController();
-  const leaseMs = options.webhookTimeoutMs + 30_000;
+  const leaseMs = options.webhookTimeoutMs + (options.leaseGraceMs ?? 30_000);
 
   const ensureSlots = async (times: Date[]): Promise<void> => {
     const plan = planner.plan(times, new Date());

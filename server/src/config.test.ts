@@ -24,12 +24,19 @@ describe('loadConfig webhook settings', () => {
   });
 
   it('refuses a WEBHOOK_ALLOWED_HOSTS entry that is not a valid CIDR, naming it', () => {
-    expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/33' })).toThrow(/WEBHOOK_ALLOWED_HOSTS.*10\.0\.0\.0\/33/);
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/33' })).toThrow(
+      /WEBHOOK_ALLOWED_HOSTS.*10\.0\.0\.0\/33/,
+    );
   });
 
   it.each([
     ['MISSED_EVENT_TOLERANCE', '90s', (c: ReturnType<typeof loadConfig>) => c.missedEventToleranceMs, 90_000],
-    ['MISSED_EVENT_TOLERANCE', '2h', (c: ReturnType<typeof loadConfig>) => c.missedEventToleranceMs, 7_200_000],
+    [
+      'MISSED_EVENT_TOLERANCE',
+      '2h',
+      (c: ReturnType<typeof loadConfig>) => c.missedEventToleranceMs,
+      7_200_000,
+    ],
     ['CRON_HORIZON', '5m', (c: ReturnType<typeof loadConfig>) => c.scheduler.cronHorizonMs, 300_000],
     ['WEBHOOK_TIMEOUT_MS', '5000', (c: ReturnType<typeof loadConfig>) => c.webhook.timeoutMs, 5000],
   ])('reads %s=%s', (name, value, read, expected) => {

@@ -58,7 +58,12 @@ const EnvSchema = z.object({
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((host) => host.trim()).filter((host) => host !== ''))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim())
+        .filter((host) => host !== ''),
+    )
     .superRefine((hosts, ctx) => {
       const problem = allowedHostsProblem(hosts);
       if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
@@ -67,6 +72,7 @@ const EnvSchema = z.object({
   DELIVERY_CONCURRENCY: positiveInt(1000),
   SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
   CRON_HORIZON: duration('1m'),
+  LEASE_GRACE: duration('30s'),
 });
 
 /** Where the service keeps its data: an external PostgreSQL, or an embedded one under `dataDir`. */
@@ -94,6 +100,8 @@ export interface Config {
     slotShards: number;
     /** How far ahead a cron's occurrences exist as pending events (at least the next one). */
     cronHorizonMs: number;
+    /** A claim lasts the webhook timeout plus this; then a dead worker's attempt is delivered again. */
+    leaseGraceMs: number;
   };
 }
 
@@ -132,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlight: e.DELIVERY_CONCURRENCY,
       slotShards: e.SLOT_SHARDS,
       cronHorizonMs: e.CRON_HORIZON,
+      leaseGraceMs: e.LEASE_GRACE,
     },
   };
 }

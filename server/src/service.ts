@@ -117,6 +117,7 @@ async function startScheduler(
     name: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
     webhookTimeoutMs: config.webhook.timeoutMs,
     missedToleranceMs: config.missedEventToleranceMs,
+    leaseGraceMs: config.scheduler.leaseGraceMs,
     tuning: { maxInFlight: config.scheduler.maxInFlight, cronHorizonMs: config.scheduler.cronHorizonMs },
   });
   await instance.start();

@@ -46,6 +46,20 @@ async function adminQuery(admin: ClientConfig, sql: string): Promise<void> {
   }
 }
 
+/** A libpq-style URL for the test database; a unix socket goes in the `host` query parameter. */
+export function databaseUrl(connection: ClientConfig): string {
+  const user = encodeURIComponent(connection.user ?? 'postgres');
+  const password =
+    typeof connection.password === 'string' ? `:${encodeURIComponent(connection.password)}` : '';
+  const database = encodeURIComponent(connection.database ?? 'postgres');
+  const host = connection.host ?? 'localhost';
+  const port = String(connection.port ?? 5432);
+  if (host.startsWith('/')) {
+    return `postgresql://${user}${password}@/${database}?host=${encodeURIComponent(host)}&port=${port}`;
+  }
+  return `postgresql://${user}${password}@${host}:${port}/${database}`;
+}
+
 /** What a response looked like: status, body (parsed when JSON, text otherwise) and headers. */
 export interface ApiResponse<T = any> {
   status: number;

@@ -3,27 +3,18 @@ import { randomUUID } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ClientConfig } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodies, expectBody, expectError } from '../../test/expect.js';
-import { type TestApp, type TestDatabase, createTestDatabase, startTestApp } from '../../test/harness.js';
+import {
+  type TestApp,
+  type TestDatabase,
+  createTestDatabase,
+  databaseUrl,
+  startTestApp,
+} from '../../test/harness.js';
 
 const serverDir = fileURLToPath(new URL('../../', import.meta.url));
 const bin = path.join(serverDir, 'bin', 'webhook-scheduler.js');
-
-/** A libpq-style URL for the test database; a unix socket goes in the `host` query parameter. */
-function databaseUrl(connection: ClientConfig): string {
-  const user = encodeURIComponent(connection.user ?? 'postgres');
-  const password =
-    typeof connection.password === 'string' ? `:${encodeURIComponent(connection.password)}` : '';
-  const database = encodeURIComponent(connection.database ?? 'postgres');
-  const host = connection.host ?? 'localhost';
-  const port = String(connection.port ?? 5432);
-  if (host.startsWith('/')) {
-    return `postgresql://${user}${password}@/${database}?host=${encodeURIComponent(host)}&port=${port}`;
-  }
-  return `postgresql://${user}${password}@${host}:${port}/${database}`;
-}
 
 interface CliResult {
   code: number;

@@ -139,7 +139,10 @@ describe('cron delivery', () => {
       timezone: 'Europe/Paris',
     });
     expect(await eventsOf(cronId)).toHaveLength(0);
-    const [row] = await app.sql<{ materialized_until: Date }>('select materialized_until from crons where id = $1', [cronId]);
+    const [row] = await app.sql<{ materialized_until: Date }>(
+      'select materialized_until from crons where id = $1',
+      [cronId],
+    );
     const wait = row!.materialized_until.getTime() - Date.now();
     expect(wait).toBeGreaterThan(59 * 60_000);
     expect(wait).toBeLessThanOrEqual(60 * 60_000);

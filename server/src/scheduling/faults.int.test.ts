@@ -1,0 +1,215 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+const FAULT_TEST_TIMEOUT_MS = 90_000;
+import { ensureDatabaseExists } from '../db/database.js';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.js';
+import {
+  type TestApp,
+  type TestDatabase,
+  type TestTeam,
+  createTestDatabase,
+  databaseUrl,
+  sendRequest,
+  startTestApp,
+} from '../../test/harness.js';
+import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
+import { type ServiceProcess, listeningUrl, startServiceProcess } from '../../test/service-process.js';
+
+// Real processes of the built service (server/dist), on a real PostgreSQL, calling a real receiver.
+// A short lease grace so that an attempt of a killed worker is taken over within seconds.
+const SCHEDULER_ENV = { LEASE_GRACE: '1s', WEBHOOK_TIMEOUT_MS: '5000' };
+
+let receiver: Receiver;
+let db: TestDatabase;
+let app: TestApp;
+let team: TestTeam;
+let url: string;
+const running: ServiceProcess[] = [];
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  db = await createTestDatabase();
+  url = databaseUrl(db.connection);
+  app = await startTestApp({ database: db });
+  team = await app.createTeam();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => service.kill()));
+});
+afterAll(async () => {
+  await app.close();
+  await db.drop();
+  await receiver.close();
+});
+
+async function scheduler(): Promise<ServiceProcess> {
+  const service = await startServiceProcess('scheduler', url, SCHEDULER_ENV);
+  running.push(service);
+  return service;
+}
+
+/** Creates `count` events for `path`, due together about `leadMs` from now. */
+async function scheduleMany(count: number, pathName: string, leadMs = 1500): Promise<string[]> {
+  const at = new Date(Date.now() + leadMs).toISOString();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, () =>
+        app.request('POST', '/api/v1/events', {
+          key: team.key,
+          body: { webhook_url: `${receiver.url}${pathName}`, scheduled_at: at },
+        }),
+      ),
+    );
+    ids.push(...batch.map((response) => response.body.data.id as string));
+  }
+  return ids;
+}
+
+async function statuses(ids: string[]): Promise<Record<string, number>> {
+  const rows = await app.sql<{ status: string; n: string }>(
+    'select status, count(*) as n from events where id = any($1) group by status',
+    [ids],
+  );
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+}
+
+const deliveredIds = (pathName: string) =>
+  receiver.requests
+    .filter((request) => request.path === pathName)
+    .map((request) => String(request.headers['webhook-id']));
+
+describe('faults', () => {
+  it(
+    'delivers or fails every event after a scheduler is killed mid-delivery, none stuck, none lost',
+    async () => {
+      receiver.reply('/killed', { delayMs: 400 });
+      const first = await scheduler();
+      const ids = await scheduleMany(200, '/killed');
+      await receiver.waitFor(30, (request) => request.path === '/killed', 20_000);
+      const inFlight = (await statuses(ids)).processing ?? 0;
+      await first.kill();
+      expect(inFlight).toBeGreaterThan(0);
+      await scheduler();
+      const settled = await eventually(
+        () => statuses(ids),
+        (s) => (s.success ?? 0) + (s.failed ?? 0) === ids.length,
+        45_000,
+      );
+      expect(settled).toEqual({ success: ids.length });
+      const delivered = deliveredIds('/killed');
+      expect(new Set(delivered)).toEqual(new Set(ids));
+      // At least once: only an attempt in flight when the worker died may have been sent twice.
+      expect(delivered.length - ids.length).toBeLessThanOrEqual(inFlight);
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'never delivers an attempt twice with two scheduler processes on one database',
+    async () => {
+      await Promise.all([scheduler(), scheduler()]);
+      const ids = await scheduleMany(400, '/shared');
+      await eventually(
+        () => statuses(ids),
+        (s) => s.success === ids.length,
+        30_000,
+      );
+      const delivered = deliveredIds('/shared');
+      expect(delivered).toHaveLength(ids.length);
+      expect(new Set(delivered)).toEqual(new Set(ids));
+      const reclaimed = await app.sql('select id from events where id = any($1) and claim_count <> 1', [ids]);
+      expect(reclaimed).toEqual([]);
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'lets in-flight deliveries finish and be recorded on SIGTERM, and leaves the rest pending',
+    async () => {
+      receiver.reply('/draining', { delayMs: 800 });
+      const first = await scheduler();
+      const ids = await scheduleMany(150, '/draining');
+      await receiver.waitFor(20, (request) => request.path === '/draining', 20_000);
+      expect(await first.stop()).toBe(0);
+      running.splice(running.indexOf(first), 1);
+      const afterStop = await statuses(ids);
+      expect(afterStop.processing ?? 0).toBe(0);
+      expect(afterStop.success).toBe(deliveredIds('/draining').length);
+      await scheduler();
+      await eventually(
+        () => statuses(ids),
+        (s) => s.success === ids.length,
+        30_000,
+      );
+      expect(deliveredIds('/draining')).toHaveLength(ids.length);
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
+});
+
+describe('a PostgreSQL restart under load', () => {
+  it(
+    'is survived: the service keeps running, answers again, and delivers every accepted event',
+    async () => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wst-restart-'));
+      await chmod(dataDir, 0o755);
+      let postgres = await startEmbeddedPostgres(dataDir, () => {});
+      await ensureDatabaseExists(postgres.connection, 'restart_test');
+      const service = await startServiceProcess(
+        'all',
+        databaseUrl({ ...postgres.connection, database: 'restart_test' }),
+        {
+          LEASE_GRACE: '2s',
+          WEBHOOK_TIMEOUT_MS: '5000',
+        },
+      );
+      running.push(service);
+      try {
+        const api = listeningUrl(service);
+        const key = /whs_[0-9A-Za-z]+/.exec(service.output())?.[0] ?? '';
+        const accepted: string[] = [];
+        const started = Date.now();
+        const load = (async () => {
+          while (Date.now() - started < 9000) {
+            const response = await sendRequest(api, 'POST', '/api/v1/events', {
+              key,
+              body: {
+                webhook_url: `${receiver.url}/restart`,
+                scheduled_at: new Date(Date.now() + 500).toISOString(),
+              },
+            }).catch(() => undefined);
+            if (response?.status === 201) accepted.push(response.body.data.id as string);
+            await new Promise((resolve) => setTimeout(resolve, 40));
+          }
+        })();
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        await postgres.stop();
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        postgres = await startEmbeddedPostgres(dataDir, () => {});
+        await load;
+        expect(service.child.exitCode).toBeNull();
+        await eventually(
+          () => sendRequest(api, 'GET', '/readyz'),
+          (response) => response.status === 200,
+          20_000,
+        );
+        expect(accepted.length).toBeGreaterThan(50);
+        await eventually(
+          () => Promise.resolve(new Set(deliveredIds('/restart'))),
+          (delivered) => accepted.every((id) => delivered.has(id)),
+          45_000,
+        );
+        expect(service.child.exitCode).toBeNull();
+      } finally {
+        await service.kill();
+        await postgres.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+    FAULT_TEST_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const bin = path.join(fileURLToPath(new URL('../', import.meta.url)), 'bin', 'webhook-scheduler.js');
+
+/** The real service binary (server/dist) running in a child process. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL: no chance to clean up. */
+  kill(): Promise<void>;
+}
+
+/** Starts `webhook-scheduler start --role <role>` on DATABASE_URL; resolves once it listens. */
+export async function startServiceProcess(
+  role: 'all' | 'api' | 'scheduler',
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [bin, 'start', '--role', role], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('is listening on')) {
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the ${role} process did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    child,
+    output: () => output,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** The URL a started process printed it listens on. */
+export function listeningUrl(service: ServiceProcess): string {
+  const url = /listening on (http:\/\/\S+?)(?: |$)/m.exec(service.output())?.[1];
+  if (!url) throw new Error('no URL in the output');
+  return url;
+}
