@@ -51,9 +51,9 @@ async function scheduler(): Promise<ServiceProcess> {
   return service;
 }
 
-/** Creates `count` events for `path`, due together about `leadMs` from now. */
-async function scheduleMany(count: number, pathName: string, leadMs = 1500): Promise<string[]> {
-  const at = new Date(Date.now() + leadMs).toISOString();
+/** Creates `count` events for `path`, all due at one instant, far enough ahead to create them all first. */
+async function scheduleMany(count: number, pathName: string): Promise<string[]> {
+  const at = new Date(Date.now() + 1500 + count * 10).toISOString();
   const ids: string[] = [];
   for (let i = 0; i < count; i += 50) {
     const batch = await Promise.all(
@@ -111,7 +111,7 @@ describe('faults', () => {
   it(
     'never delivers an attempt twice with two scheduler processes on one database',
     async () => {
-      await Promise.all([scheduler(), scheduler()]);
+      const processes = await Promise.all([scheduler(), scheduler()]);
       const ids = await scheduleMany(400, '/shared');
       await eventually(
         () => statuses(ids),
@@ -123,6 +123,14 @@ describe('faults', () => {
       expect(new Set(delivered)).toEqual(new Set(ids));
       const reclaimed = await app.sql('select id from events where id = any($1) and claim_count <> 1', [ids]);
       expect(reclaimed).toEqual([]);
+      // Each process counts its own deliveries in /metrics; together they count every one.
+      const counted = await Promise.all(
+        processes.map(async (service) => {
+          const metrics = (await sendRequest(listeningUrl(service), 'GET', '/metrics')).text;
+          return Number(/^webhook_deliveries_total\{outcome="success"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+        }),
+      );
+      expect(counted[0]! + counted[1]!).toBe(ids.length);
     },
     FAULT_TEST_TIMEOUT_MS,
   );
