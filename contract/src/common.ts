@@ -96,7 +96,15 @@ export const WebhookUrl = z
   })
   .describe('Absolute http(s) URL the webhook is sent to.');
 
+/** Whitespace or a control character: the URL parser would silently drop or encode it. */
+function hasInvisibleCharacters(value: string): boolean {
+  return (
+    /\s/.test(value) || [...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)
+  );
+}
+
 function webhookUrlProblem(value: string): string | undefined {
+  if (hasInvisibleCharacters(value)) return 'webhook_url must not contain whitespace or control characters';
   if (!URL.canParse(value)) {
     return 'webhook_url must be an absolute http:// or https:// URL (relative paths cannot be called)';
   }
@@ -191,7 +199,10 @@ export const TimeZone = z
   .string()
   .max(64)
   .refine(isIanaTimeZone, { message: 'timezone must be an IANA time zone name such as "Europe/Paris"' })
-  .describe('IANA time zone name; null means UTC.');
+  .transform(canonicalTimeZone)
+  .describe(
+    'IANA time zone name (a different letter case is corrected: europe/paris → Europe/Paris); null means UTC.',
+  );
 
 function isIanaTimeZone(value: string): boolean {
   // Intl also accepts bare offsets ("+01:00"); those are not IANA names.
@@ -202,6 +213,15 @@ function isIanaTimeZone(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The zone's usual spelling when only the case differs ("europe/paris" → "Europe/Paris"). Intl's
+ * resolved names are CLDR's older ones (Asia/Kolkata → Asia/Calcutta), so any other name is kept.
+ */
+function canonicalTimeZone(value: string): string {
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === value.toLowerCase() ? resolved : value;
 }
 
 /** A UUID. */

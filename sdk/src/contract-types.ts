@@ -77,7 +77,7 @@ export interface CronInput {
   /** Standard 5-field cron, or 6 fields with a leading seconds field. Ranges, lists, steps, names (MON, JAN), L, W, # and @yearly @annually @monthly @weekly @daily @midnight @hourly. */
   cron_expression: string;
   method?: HttpMethod | undefined;
-  /** IANA time zone name; null means UTC. */
+  /** IANA time zone name (a different letter case is corrected: europe/paris → Europe/Paris); null means UTC. */
   timezone?: string | null | undefined;
   /** Custom headers sent with the webhook request (string values). */
   headers?: Record<string, string> | null | undefined;

@@ -153,6 +153,15 @@ describe('POST /api/v1/crons', () => {
     },
   );
 
+  it.each([
+    ['europe/paris', 'Europe/Paris'],
+    ['utc', 'UTC'],
+    ['AMERICA/NEW_YORK', 'America/New_York'],
+  ])('stores the timezone %j in its canonical spelling %j', async (given, stored) => {
+    const team = await app.createTeam();
+    expect((await createCron(team, cronBody({ timezone: given }))).timezone).toBe(stored);
+  });
+
   it('accepts null for every optional field', async () => {
     const team = await app.createTeam();
     const cron = await createCron(

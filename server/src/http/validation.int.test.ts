@@ -38,6 +38,14 @@ const sharedCases: BadCase[] = [
   ['webhook_url is a file URL', { webhook_url: 'file:///etc/passwd' }, ['webhook_url']],
   ['webhook_url is javascript', { webhook_url: 'javascript:alert(1)' }, ['webhook_url']],
   ['webhook_url has no host', { webhook_url: 'https://' }, ['webhook_url']],
+  ['webhook_url has a space inside', { webhook_url: 'https://example.com/a b' }, ['webhook_url']],
+  ['webhook_url has surrounding spaces', { webhook_url: ' https://example.com/hook ' }, ['webhook_url']],
+  ['webhook_url has a tab', { webhook_url: 'https://exam\tple.com/hook' }, ['webhook_url']],
+  [
+    'webhook_url has a line break',
+    { webhook_url: 'https://example.com/hook\r\nX-Injected: 1' },
+    ['webhook_url'],
+  ],
   ['webhook_url has a space in the host', { webhook_url: 'https://exa mple.com/' }, ['webhook_url']],
   [
     'webhook_url is longer than 2048 characters',
