@@ -98,9 +98,12 @@ export const WebhookUrl = z
 
 /** Whitespace or a control character: the URL parser would silently drop or encode it. */
 function hasInvisibleCharacters(value: string): boolean {
-  return (
-    /\s/.test(value) || [...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)
-  );
+  if (/\s/.test(value)) return true;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 function webhookUrlProblem(value: string): string | undefined {
