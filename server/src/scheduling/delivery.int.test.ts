@@ -282,6 +282,49 @@ describe('recovery', () => {
     expect(receiver.requests.filter((r) => r.path === '/poisoned')).toHaveLength(0);
   });
 
+  it('schedules no further retry once the delivery was ended meanwhile (cron replaced)', async () => {
+    const original = await insertEvent({ url: `${receiver.url}/ended`, status: 'failed' });
+    const attempt = await insertEvent({
+      url: `${receiver.url}/ended`,
+      status: 'processing',
+      leaseToken: '00000000-0000-4000-8000-000000000005',
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+    await app.sql('update events set retry_of = $2, attempt = 1 where id = $1', [attempt, original]);
+    const { createEventStore } = await import('./event-store.js');
+    const { SlotPlanner } = await import('@webhook-scheduler/scheduler');
+    const { pino } = await import('pino');
+    const store = createEventStore(
+      app.orm,
+      new SlotPlanner({ leadMs: 200, shards: 1 }),
+      pino({ level: 'silent' }),
+    );
+    const written = await store.record([
+      {
+        id: attempt,
+        leaseToken: '00000000-0000-4000-8000-000000000005',
+        status: 'failed',
+        executedAt: new Date(),
+        responseStatus: 500,
+        responseHeaders: {},
+        responseBody: '',
+        responseDuration: 1,
+        responseError: 'HTTP 500',
+        originalStatus: null,
+        originalId: original,
+        retry: {
+          id: '00000000-0000-4000-8000-000000000006',
+          attempt: 2,
+          scheduledAt: new Date(Date.now() + 60_000),
+        },
+      },
+    ]);
+    expect(written).toEqual([attempt]);
+    expect(await app.sql('select id from events where retry_of = $1 and attempt = 2', [original])).toEqual(
+      [],
+    );
+  });
+
   it('does not let a stale worker overwrite the outcome after its lease was taken over', async () => {
     const id = await insertEvent({
       url: `${receiver.url}/stale`,

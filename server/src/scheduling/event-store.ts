@@ -138,6 +138,8 @@ export function createEventStore(orm: MikroORM, planner: SlotPlanner, logger: Lo
            select i.retry_id, r.team_id, r.cron_id, i.original_id, i.retry_attempt, i.retry_at, 'pending',
                   r.webhook_url, r.method, r.headers, r.payload, r.retry_config, clock_timestamp(), clock_timestamp()
            from input i join recorded r on r.id = i.id
+           -- Only while the delivery is still open: a cron replaced meanwhile has ended it (decision 25).
+           join events o on o.id = i.original_id and o.status = 'processing'
            where i.retry_id is not null
          )
          select id from recorded`,
