@@ -35,7 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const embedded = await startEmbeddedPostgres(dataDir, () => {});
     admin = embedded.connection;
     stopServer = async () => {
-      await embedded.stop();
+      await embedded.stop({ force: true });
       await rm(dataDir, { recursive: true, force: true });
     };
   }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type { ClientConfig } from 'pg';
+import pg, { type ClientConfig } from 'pg';
 
 const run = promisify(execFile);
 
@@ -19,8 +19,12 @@ const MAX_SOCKET_PATH = 100;
 export interface EmbeddedPostgres {
   /** Connection settings for the server's `postgres` database. */
   connection: ClientConfig;
-  /** Stops the server if this process started it; a server found running is left alone. */
-  stop(): Promise<void>;
+  /**
+   * Stops the server unless another process is still connected (call it after closing this
+   * process's own connections): several processes may share one data directory, and the last one out
+   * turns it off. `force` stops it regardless (tests own their server).
+   */
+  stop(options?: { force?: boolean }): Promise<void>;
 }
 
 interface Binaries {
@@ -57,9 +61,22 @@ export async function startEmbeddedPostgres(
     database: 'postgres',
   };
 
+  const stop = async ({ force = false } = {}): Promise<void> => {
+    const others = force ? 0 : await otherClients(connection).catch(() => 0);
+    if (others > 0) {
+      log(`left the embedded PostgreSQL running: ${others} other connection(s) use it`);
+      return;
+    }
+    await execAs(runAs, binaries.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60']).catch(
+      (error: unknown) => {
+        // Another process may have stopped it first.
+        if (!(error instanceof Error && /not running|No such file/i.test(error.message))) throw error;
+      },
+    );
+  };
   if (await isRunning(binaries, pgdata, runAs)) {
     log(`joined the embedded PostgreSQL already running in ${pgdata}`);
-    return { connection, stop: async () => {} };
+    return { connection, stop };
   }
   if (!(await exists(path.join(pgdata, 'PG_VERSION')))) {
     log(`initializing a new embedded PostgreSQL in ${pgdata}`);
@@ -72,14 +89,27 @@ export async function startEmbeddedPostgres(
       '--no-instructions',
     ]);
   }
-  await startServer(binaries, pgdata, socketDir, runAs);
+  try {
+    await startServer(binaries, pgdata, socketDir, runAs);
+  } catch (error) {
+    // Another process started it at the same moment.
+    if (!(await isRunning(binaries, pgdata, runAs))) throw error;
+  }
   log(`started the embedded PostgreSQL in ${pgdata}`);
-  return {
-    connection,
-    stop: async () => {
-      await execAs(runAs, binaries.pg_ctl, ['stop', '-D', pgdata, '-m', 'fast', '-w', '-t', '60']);
-    },
-  };
+  return { connection, stop };
+}
+
+async function otherClients(connection: ClientConfig): Promise<number> {
+  const client = new pg.Client(connection);
+  await client.connect();
+  try {
+    const result = await client.query<{ n: string }>(
+      `select count(*) as n from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`,
+    );
+    return Number(result.rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
 }
 
 async function resolveBinaries(): Promise<Binaries> {

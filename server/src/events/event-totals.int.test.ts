@@ -30,19 +30,20 @@ async function counted(where: string, params: unknown[]): Promise<number> {
 
 describe('list totals kept by triggers', () => {
   it('match the rows after concurrent creates, scheduler retries, cron occurrences and deletions', async () => {
+    receiver.reply('/fail', { status: 500 });
+    const due = inMs(2000);
     await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
         app.request('POST', '/api/v1/events', {
           key: team.key,
           body: {
             webhook_url: `${receiver.url}/${i % 3 === 0 ? 'fail' : 'ok'}`,
-            scheduled_at: inMs(400),
+            scheduled_at: due,
             retry_config: { maxRetries: 2, backoffMs: 100 },
           },
         }),
       ),
     );
-    receiver.reply('/fail', { status: 500 });
     const cron = await app.request('POST', '/api/v1/crons', {
       key: team.key,
       body: { webhook_url: `${receiver.url}/cron`, cron_expression: '* * * * * *' },

@@ -195,7 +195,9 @@ describe('a PostgreSQL restart under load', () => {
           }
         })();
         await new Promise((resolve) => setTimeout(resolve, 2500));
-        await postgres.stop();
+        await postgres.stop({ force: true });
+        // The outage is real: the service cannot reach its database.
+        expect((await sendRequest(api, 'GET', '/readyz')).status).toBe(503);
         await new Promise((resolve) => setTimeout(resolve, 3000));
         postgres = await startEmbeddedPostgres(dataDir, () => {});
         await load;
@@ -214,7 +216,7 @@ describe('a PostgreSQL restart under load', () => {
         expect(service.child.exitCode).toBeNull();
       } finally {
         await service.kill();
-        await postgres.stop();
+        await postgres.stop({ force: true });
         await rm(dataDir, { recursive: true, force: true });
       }
     },
