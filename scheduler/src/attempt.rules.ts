@@ -9,33 +9,32 @@ export function isMissed(scheduledAt: Date, now: Date, toleranceMs: number): boo
   return now.getTime() - scheduledAt.getTime() > toleranceMs;
 }
 
-/** The outcome given to an event missed during downtime. */
-export function missedOutcome(attempt: ClaimedAttempt, now: Date, toleranceMs: number): WebhookOutcome {
-  const lateMinutes = Math.round((now.getTime() - attempt.scheduledAt.getTime()) / 60_000);
+/** A failure decided without a call (no response, no duration). */
+function failureWithoutCall(error: string, now: Date, permanent: boolean): WebhookOutcome {
   return {
     ok: false,
     status: null,
     headers: null,
     body: null,
     durationMs: 0,
-    error: `missed: it was due ${lateMinutes} min ago, longer than MISSED_EVENT_TOLERANCE (${Math.round(toleranceMs / 1000)} s), so it was not sent`,
-    permanent: true,
+    error,
+    permanent,
     startedAt: now,
   };
 }
 
+/** The outcome given to an event missed during downtime. */
+export function missedOutcome(attempt: ClaimedAttempt, now: Date, toleranceMs: number): WebhookOutcome {
+  const lateMinutes = Math.round((now.getTime() - attempt.scheduledAt.getTime()) / 60_000);
+  const tolerance = Math.round(toleranceMs / 1000);
+  const error = `missed: it was due ${lateMinutes} min ago, longer than MISSED_EVENT_TOLERANCE (${tolerance} s), so it was not sent`;
+  return failureWithoutCall(error, now, true);
+}
+
 /** The outcome of an attempt whose worker stopped mid-call too many times. */
 export function interruptedOutcome(attempt: ClaimedAttempt, now: Date): WebhookOutcome {
-  return {
-    ok: false,
-    status: null,
-    headers: null,
-    body: null,
-    durationMs: 0,
-    error: `delivery was interrupted ${attempt.claimCount} times (the worker stopped during the call)`,
-    permanent: false,
-    startedAt: now,
-  };
+  const error = `delivery was interrupted ${attempt.claimCount} times (the worker stopped during the call)`;
+  return failureWithoutCall(error, now, false);
 }
 
 /**

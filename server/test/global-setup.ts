@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg, { type ClientConfig } from 'pg';
+import type { ClientConfig } from 'pg';
+import { adminQuery } from './admin-query.js';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../src/db/database.js';
@@ -52,14 +53,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await adminQuery(admin, `drop database if exists ${template} with (force)`);
     await stopServer();
   };
-}
-
-async function adminQuery(admin: ClientConfig, sql: string): Promise<void> {
-  const client = new pg.Client(admin);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }

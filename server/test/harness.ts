@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg, { type ClientConfig } from 'pg';
+import { adminQuery } from './admin-query.js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import {
@@ -34,16 +35,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     connection: { ...admin, database: name },
     drop: () => adminQuery(admin, `drop database if exists ${name} with (force)`),
   };
-}
-
-async function adminQuery(admin: ClientConfig, sql: string): Promise<void> {
-  const client = new pg.Client(admin);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A libpq-style URL for the test database; a unix socket goes in the `host` query parameter. */

@@ -1,6 +1,9 @@
+import { SlotPlanner } from '@webhook-scheduler/scheduler';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
+import { createEventStore } from './event-store.js';
 
 let app: TestApp;
 let team: TestTeam;
@@ -15,6 +18,10 @@ afterAll(async () => {
   await app.close();
   await receiver.close();
 });
+
+/** The scheduler's store, used directly to play a worker whose writes race others. */
+const eventStore = () =>
+  createEventStore(app.orm, new SlotPlanner({ leadMs: 200, shards: 1 }), pino({ level: 'silent' }));
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -291,14 +298,7 @@ describe('recovery', () => {
       leaseExpiresAt: new Date(Date.now() + 60_000),
     });
     await app.sql('update events set retry_of = $2, attempt = 1 where id = $1', [attempt, original]);
-    const { createEventStore } = await import('./event-store.js');
-    const { SlotPlanner } = await import('@webhook-scheduler/scheduler');
-    const { pino } = await import('pino');
-    const store = createEventStore(
-      app.orm,
-      new SlotPlanner({ leadMs: 200, shards: 1 }),
-      pino({ level: 'silent' }),
-    );
+    const store = eventStore();
     const written = await store.record([
       {
         id: attempt,
@@ -335,14 +335,7 @@ describe('recovery', () => {
     await app.sql(`update events set lease_token = '00000000-0000-4000-8000-000000000004' where id = $1`, [
       id,
     ]);
-    const { createEventStore } = await import('./event-store.js');
-    const { SlotPlanner } = await import('@webhook-scheduler/scheduler');
-    const { pino } = await import('pino');
-    const store = createEventStore(
-      app.orm,
-      new SlotPlanner({ leadMs: 200, shards: 1 }),
-      pino({ level: 'silent' }),
-    );
+    const store = eventStore();
     const written = await store.record([
       {
         id,
