@@ -1,15 +1,11 @@
 /** The Agenda job that fires for one occupied second. */
 export const SLOT_JOB = 'deliver-slot';
 /** Length of a slot. */
-export const SLOT_MS = 1000;
+const SLOT_MS = 1000;
 
 /** A slot is the Unix second its events fall in. */
 export function slotOf(time: Date): number {
   return Math.floor(time.getTime() / SLOT_MS);
-}
-
-export function slotStart(slot: number): Date {
-  return new Date(slot * SLOT_MS);
 }
 
 export function slotEnd(slot: number): Date {

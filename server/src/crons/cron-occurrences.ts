@@ -18,7 +18,7 @@ export interface CronDefinition {
 }
 
 /** At most this many events are materialized for one cron at a time. */
-export const MAX_MATERIALIZED = 100;
+const MAX_MATERIALIZED = 100;
 /** A cron with no computable occurrence (e.g. one that only falls in DST gaps) is looked at again after this. */
 const RETRY_EMPTY_AFTER_MS = 60 * 60 * 1000;
 

@@ -6,7 +6,7 @@ import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { createOrm } from './orm.js';
 
 /** The database of the embedded PostgreSQL. */
-export const EMBEDDED_DATABASE = 'webhook_scheduler';
+const EMBEDDED_DATABASE = 'webhook_scheduler';
 // Any fixed number: it only has to be the same in every process that migrates this database.
 const MIGRATION_LOCK = 4_311_120_261;
 

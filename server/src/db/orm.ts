@@ -8,7 +8,7 @@ import { TeamSchema } from '../teams/team.entity.js';
 import { migrations } from './migrations/index.js';
 
 /** Every entity of the service. */
-export const entities = [TeamSchema, ApiKeySchema, CronSchema, EventSchema];
+const entities = [TeamSchema, ApiKeySchema, CronSchema, EventSchema];
 
 /** Creates the ORM over one PostgreSQL database; `connection` is passed to `pg` as is (TLS included). */
 export async function createOrm(connection: ClientConfig, poolSize: number): Promise<MikroORM> {

@@ -70,7 +70,7 @@ export async function revokeApiKey(em: EntityManager, keyId: string, now: Date):
 }
 
 /** How long a rotated-out signing secret keeps signing, so receivers can switch without a gap. */
-export const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+const SECRET_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** A team's signing secrets: the current one, and the previous one while its grace period lasts. */
 export interface SigningSecrets {
