@@ -32,6 +32,8 @@ try {
     [team, SEEDED],
   );
   await db.query('vacuum analyze events');
+  // Seeding wrote ~100 MB of WAL: let its checkpoint happen now rather than during the first case.
+  await db.query('checkpoint');
   const ids = (
     await db.query<{ id: string }>('select id from events order by random() limit 10000')
   ).rows.map((row) => row.id);
