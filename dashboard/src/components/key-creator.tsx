@@ -16,11 +16,16 @@ const EXPIRIES = [
   ['365', 'In a year'],
 ] as const;
 
+// Long enough to paste the command, short enough to see the result at once; the command is
+// rewritten every few seconds, so a copy is always at least LEAD − REFRESH ahead.
+const LEAD_MS = 30_000;
+const REFRESH_MS = 5_000;
+
 /** A key just created: shown once, with a curl command that uses it. */
 export function NewKey({ created }: { created: CreatedApiKey }) {
   const [target, setTarget] = useState('https://example.com/hook');
-  const now = useNow(10_000);
-  const command = curlCreateEvent(window.location.origin, created.key, target, new Date(now + 60_000));
+  const now = useNow(REFRESH_MS);
+  const command = curlCreateEvent(window.location.origin, created.key, target, new Date(now + LEAD_MS));
   return (
     <div className="new-key" data-testid="new-key">
       <h3>Your new API key “{created.api_key.name}”</h3>
@@ -29,7 +34,7 @@ export function NewKey({ created }: { created: CreatedApiKey }) {
         create another and revoke this one.
       </p>
       <CodeBlock code={created.key} label="Copy key" />
-      <h3>Try it: schedule a webhook one minute from now</h3>
+      <h3>Try it: schedule a webhook 30 seconds from now</h3>
       <Field label="Send it to" hint="Any URL of yours that answers 2xx, e.g. a request bin.">
         {(props) => (
           <input {...props} type="url" value={target} onChange={(e) => setTarget(e.target.value)} />
