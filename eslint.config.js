@@ -1,10 +1,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   {
     ignores: [
       '**/vitest.config.ts',
+      '**/vite.config.ts',
       '**/dist/**',
       '**/node_modules/**',
       '**/.turbo/**',
@@ -52,15 +54,23 @@ export default tseslint.config(
     },
   },
   {
-    // The SDK runs in browsers and edge runtimes too: Web APIs only.
-    files: ['sdk/src/**/*.ts'],
-    ignores: ['sdk/src/**/*.test.ts'],
+    // The SDK runs in browsers and edge runtimes too, and the dashboard in browsers: Web APIs only.
+    files: ['sdk/src/**/*.ts', 'dashboard/src/**/*.{ts,tsx}'],
+    ignores: ['sdk/src/**/*.test.ts', 'dashboard/src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['node:*'], message: 'The SDK uses Web APIs only.' }] },
+        { patterns: [{ group: ['node:*'], message: 'Browser code uses Web APIs only.' }] },
       ],
       'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', 'setImmediate'],
+    },
+  },
+  {
+    files: ['dashboard/src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

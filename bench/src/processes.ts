@@ -69,7 +69,7 @@ export async function startService(
     ...extra,
   });
   await waitFor(
-    () => (service.output().includes('is listening on') ? true : undefined),
+    () => (/http:\/\/127\.0\.0\.1:\d+/.test(service.output()) ? true : undefined),
     `the ${role} service`,
   );
   return service;

@@ -6,6 +6,7 @@ import { eventsContract } from './events.js';
 export * from './common.js';
 export * from './crons.js';
 export * from './events.js';
+export * from './dashboard/index.js';
 
 const c = initContract();
 

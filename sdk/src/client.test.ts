@@ -179,6 +179,40 @@ describe('createClient', () => {
     expect(() => createClient({ baseUrl: BASE_URL, apiKey: '' })).toThrow(/apiKey/);
   });
 
+  it('sends the headers it is given with every call, without an apiKey', async () => {
+    const seen: Headers[] = [];
+    server.use(
+      http.get(`${BASE_URL}/api/v1/crons`, ({ request }) => {
+        seen.push(request.headers);
+        return HttpResponse.json({ data: [], pagination });
+      }),
+    );
+    const client = createClient({
+      baseUrl: BASE_URL,
+      headers: { 'x-team-id': 'team-1', 'x-csrf-token': 'csrf' },
+    });
+    await client.crons.list();
+    expect(seen[0]?.get('x-team-id')).toBe('team-1');
+    expect(seen[0]?.get('x-csrf-token')).toBe('csrf');
+    expect(seen[0]?.get('authorization')).toBeNull();
+  });
+
+  it('sends apiKey over an authorization header given in headers', async () => {
+    const seen: (string | null)[] = [];
+    server.use(
+      http.get(`${BASE_URL}/api/v1/crons`, ({ request }) => {
+        seen.push(request.headers.get('authorization'));
+        return HttpResponse.json({ data: [], pagination });
+      }),
+    );
+    await createClient({
+      baseUrl: BASE_URL,
+      apiKey: API_KEY,
+      headers: { authorization: 'Basic x' },
+    }).crons.list();
+    expect(seen).toEqual([`Bearer ${API_KEY}`]);
+  });
+
   it('uses the fetch it is given', async () => {
     const calls: string[] = [];
     const client = createClient({

@@ -8,8 +8,17 @@ import { SDK_VERSION } from './version.js';
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://webhooks.example.com` (the client adds `/api/v1/…`). */
   baseUrl: string;
-  /** An API key (`whs_…`); it is sent as `Authorization: Bearer <apiKey>`. */
-  apiKey: string;
+  /**
+   * An API key (`whs_…`); it is sent as `Authorization: Bearer <apiKey>`. Required unless `headers`
+   * carry another credential.
+   */
+  apiKey?: string;
+  /**
+   * Headers sent with every call. The web dashboard calls the API with its session this way
+   * (`x-csrf-token` and `x-team-id`; the browser adds the cookie). `apiKey` takes precedence over
+   * an `authorization` header given here.
+   */
+  headers?: Record<string, string>;
   /** How long one attempt may wait for a response, in milliseconds. Default 10 000. */
   timeout?: number;
   /** Retries of GET, PUT and DELETE (never POST); a number is the limit, 0 turns them off. */
@@ -51,7 +60,8 @@ function validated(options: ClientOptions): ClientOptions {
       `baseUrl must be an absolute http(s) URL such as https://webhooks.example.com, got "${options.baseUrl}"`,
     );
   }
-  if (!options.apiKey) throw new TypeError('apiKey is required');
+  if (!options.apiKey && !options.headers)
+    throw new TypeError('apiKey is required (or headers that authenticate)');
   return options;
 }
 
@@ -59,7 +69,8 @@ function createKy(options: ClientOptions, timeout: number): KyInstance {
   return ky.create({
     prefix: options.baseUrl,
     headers: {
-      authorization: `Bearer ${options.apiKey}`,
+      ...options.headers,
+      ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
       accept: 'application/json',
       'user-agent': `webhook-scheduler-sdk/${SDK_VERSION}`,
     },

@@ -1,13 +1,19 @@
 import { RequestContext } from '@mikro-orm/postgresql';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import { UNAUTHORIZED_MESSAGE, contract } from '@webhook-scheduler/contract';
-import express, { type Express, type RequestHandler } from 'express';
+import { type AppRouter } from '@ts-rest/core';
+import { contract, dashboardContract } from '@webhook-scheduler/contract';
+import express, { type Express, type IRouter } from 'express';
 import helmet from 'helmet';
 import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
+import { apiAuth } from './auth/api-auth.middleware.js';
 import type { Authenticate } from './auth/key-authenticator.js';
 import { cronsRouter } from './crons/crons.router.js';
-import { AppError } from './errors.js';
+import { insightsRouter } from './dashboard/insights.router.js';
+import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
+import { sessionRouter } from './dashboard/session.router.js';
+import { spaRoutes } from './dashboard/spa.router.js';
+import { membersRouter, teamsRouter } from './dashboard/teams.router.js';
 import { eventsRouter } from './events/events.router.js';
 import type { RouteDeps } from './http/deps.js';
 import { docsRoutes } from './http/docs.router.js';
@@ -16,6 +22,10 @@ import { jsonBody } from './http/json-body.middleware.js';
 import { opsRoutes } from './http/ops.router.js';
 import { requestLog } from './http/request-log.middleware.js';
 import { toValidationError } from './http/validation.js';
+import { loadSession, requireSession } from './sessions/session.middleware.js';
+
+/** Express's `trust proxy` setting: which proxies' X-Forwarded-* headers to believe. */
+export type TrustProxy = boolean | number | string;
 
 export interface AppDeps extends RouteDeps {
   logger: Logger;
@@ -24,52 +34,56 @@ export interface AppDeps extends RouteDeps {
   /** Whether the database answers and the process is not stopping; /readyz reports it. */
   isReady: () => Promise<boolean>;
   registry: Registry;
+  /** Decides the client address (sign-in limits) and whether a request came over HTTPS (Secure cookies). */
+  trustProxy: TrustProxy;
+  /** The built dashboard's directory; undefined serves a page saying it is not built. */
+  dashboardDir: string | undefined;
 }
 
-function bearerAuth(authenticate: Authenticate, now: () => Date): RequestHandler {
-  return (req, _res, next) => {
-    authenticate(req.get('authorization'), now()).then((auth) => {
-      if (!auth) {
-        next(new AppError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE));
-        return;
-      }
-      req.auth = auth;
-      next();
-    }, next);
-  };
+const s = initServer();
+
+function endpoints<T extends AppRouter>(
+  app: IRouter,
+  router: T,
+  implementation: Parameters<typeof s.router<T>>[1],
+) {
+  createExpressEndpoints(router, s.router(router, implementation), app, {
+    jsonQuery: false,
+    responseValidation: false,
+    requestValidationErrorHandler: (error, _req, _res, next) => next(toValidationError(error)),
+  });
 }
 
-/** The HTTP application: health, docs, and the authenticated /api/v1 routes. Does not listen. */
+/** The HTTP application: health, docs, the /api/v1 API, the dashboard and its API. Does not listen. */
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy);
   app.use(requestLog(deps.logger));
   // HSTS and upgrade-insecure-requests belong to the TLS-terminating proxy, not to a plain-HTTP service.
   app.use(helmet({ hsts: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
   app.use(opsRoutes(deps));
-
   const docs = docsRoutes();
   app.use(docs.openApi);
   app.use('/docs', docs.reference);
-  app.get('/', (_req, res) => res.redirect('/docs'));
 
-  app.use('/api/v1', bearerAuth(deps.authenticate, deps.now), ...jsonBody(deps.bodyLimitBytes));
-  app.use('/api/v1', (_req, _res, next) => RequestContext.create(deps.orm.em, next));
+  const withContext: express.RequestHandler = (_req, _res, next) => RequestContext.create(deps.orm.em, next);
+  app.use('/api/v1', apiAuth(deps), ...jsonBody(deps.bodyLimitBytes), withContext);
+  app.use('/api/dashboard', loadSession(deps), requireSession, ...jsonBody(deps.bodyLimitBytes), withContext);
 
-  const s = initServer();
-  createExpressEndpoints(
-    contract,
-    s.router(contract, { crons: cronsRouter(deps), events: eventsRouter(deps) }),
-    app,
-    {
-      jsonQuery: false,
-      responseValidation: false,
-      requestValidationErrorHandler: (error, _req, _res, next) => next(toValidationError(error)),
-    },
-  );
+  endpoints(app, contract, { crons: cronsRouter(deps), events: eventsRouter(deps) });
+  endpoints(app, dashboardContract, {
+    session: sessionRouter(deps),
+    teams: teamsRouter(deps),
+    members: membersRouter(deps),
+    keys: keysRouter(deps),
+    signingSecret: signingSecretRouter(deps),
+    insights: insightsRouter(deps),
+  });
 
+  app.use(spaRoutes(deps.dashboardDir));
   app.use(notFound);
   app.use(errorHandler);
   return app;

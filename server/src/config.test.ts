@@ -52,3 +52,17 @@ describe('loadConfig webhook settings', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
 });
+
+describe('loadConfig TRUST_PROXY', () => {
+  it.each<[string | undefined, boolean | number | string]>([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['1', 1],
+    [' 2 ', 2],
+    ['loopback', 'loopback'],
+    ['10.0.0.0/8, 127.0.0.1', '10.0.0.0/8, 127.0.0.1'],
+  ])('reads %j as %j', (value, expected) => {
+    expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+});

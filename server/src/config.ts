@@ -35,6 +35,16 @@ const databaseUrl = z
   .refine(isConnectionString, 'is not a valid connection URL')
   .optional();
 
+/** Express's `trust proxy`: true/false, a hop count, or a comma-separated list of addresses/subnets. */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((value): boolean | number | string => {
+    const trimmed = value.trim();
+    if (trimmed === 'true' || trimmed === 'false') return trimmed === 'true';
+    return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
+  });
+
 function isConnectionString(value: string): boolean {
   try {
     parse(value);
@@ -73,6 +83,7 @@ const EnvSchema = z.object({
   SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
   CRON_HORIZON: duration('1m'),
   LEASE_GRACE: duration('30s'),
+  TRUST_PROXY: trustProxy,
 });
 
 /** Where the service keeps its data: an external PostgreSQL, or an embedded one under `dataDir`. */
@@ -93,6 +104,8 @@ export interface Config {
     allowedHosts: string[];
   };
   missedEventToleranceMs: number;
+  /** Which proxies' X-Forwarded-For/-Proto to believe: the client address and HTTPS detection follow it. */
+  trustProxy: boolean | number | string;
   scheduler: {
     /** Most webhook calls in flight in one scheduler process. */
     maxInFlight: number;
@@ -136,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
     },
     missedEventToleranceMs: e.MISSED_EVENT_TOLERANCE,
+    trustProxy: e.TRUST_PROXY,
     scheduler: {
       maxInFlight: e.DELIVERY_CONCURRENCY,
       slotShards: e.SLOT_SHARDS,

@@ -1,11 +1,14 @@
-import type { ErrorBody, ErrorCode, ValidationIssue } from '@webhook-scheduler/contract';
+import type { DashboardErrorBody, DashboardErrorCode, ValidationIssue } from '@webhook-scheduler/contract';
 
 type Details = ValidationIssue[] | Record<string, unknown>;
 
-/** An error the API answers with its own status and code. */
+/**
+ * An error the API answers with its own status and code. The `/api/v1` routes only ever raise the
+ * API's five codes; FORBIDDEN, CONFLICT and TOO_MANY_REQUESTS come from the dashboard routes.
+ */
 export class AppError extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: DashboardErrorCode,
     message: string,
     readonly details?: Details,
     readonly status: number = statusFor(code),
@@ -14,7 +17,7 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
-  toBody(): ErrorBody {
+  toBody(): DashboardErrorBody {
     return {
       error: { message: this.message, code: this.code, ...(this.details ? { details: this.details } : {}) },
     };
@@ -23,7 +26,7 @@ export class AppError extends Error {
 
 /** 404 for an unknown id, another team's resource or a deleted one. */
 export class NotFoundError extends AppError {
-  constructor(resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key') {
+  constructor(resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key' | 'Member') {
     super('NOT_FOUND', `${resource} not found`);
   }
 }
@@ -50,11 +53,41 @@ function validationMessage(issues: ValidationIssue[]): string {
   return `Validation failed: ${where}${first.message}${more}`;
 }
 
+/** 403 for an action the caller's role does not allow. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** 409 for a resource that already exists. */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super('CONFLICT', message);
+  }
+}
+
+/** 429 for an attempt over a rate limit; `retryAfterS` goes in the Retry-After header. */
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterS: number,
+  ) {
+    super('TOO_MANY_REQUESTS', message);
+  }
+}
+
 /** The HTTP status of each error code. */
-export function statusFor(code: ErrorCode): number {
+export function statusFor(code: DashboardErrorCode): number {
   switch (code) {
     case 'UNAUTHORIZED':
       return 401;
+    case 'FORBIDDEN':
+      return 403;
+    case 'CONFLICT':
+      return 409;
+    case 'TOO_MANY_REQUESTS':
+      return 429;
     case 'NOT_FOUND':
       return 404;
     case 'VALIDATION_ERROR':

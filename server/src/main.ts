@@ -9,12 +9,26 @@ const ctx: CliContext = {
   config: () => loadConfig(process.env),
 };
 
-function firstStartBanner(url: string, key: string): string[] {
+function startBanner(url: string, role: Role): string[] {
+  if (role === 'scheduler') return [`Webhook Scheduler (scheduler) is running; health and metrics on ${url}`];
   return [
     '',
-    'Created the "default" team and its first API key. It is shown only this once:',
+    `Webhook Scheduler (${role}) is listening on ${url}`,
+    '',
+    `  Dashboard:      ${url}/   sign up, create an API key, and watch your webhooks`,
+    `  API reference:  ${url}/docs`,
+    '',
+  ];
+}
+
+function firstStartBanner(url: string, first: { key: string; teamId: string }): string[] {
+  const { key, teamId } = first;
+  return [
+    'For scripts, this first start also created a "default" team and an API key, shown only this once:',
     '',
     `  ${key}`,
+    '',
+    `To manage that team in the dashboard, sign up, then: npx webhook-scheduler teams add-owner --team ${teamId} --email <your email>`,
     '',
     'Schedule a webhook 10 seconds from now:',
     '',
@@ -36,11 +50,8 @@ async function runService(role: Role): Promise<void> {
   ]);
   const logger = createLogger(config.logLevel, process.stdout);
   const service = await startService(config, role, logger);
-  if (service.url)
-    ctx.out(
-      `Webhook Scheduler (${role}) is listening on ${service.url} — API reference: ${service.url}/docs`,
-    );
-  if (service.url && service.firstKey) firstStartBanner(service.url, service.firstKey).forEach(ctx.out);
+  startBanner(service.url, role).forEach(ctx.out);
+  if (service.firstKey) firstStartBanner(service.url, service.firstKey).forEach(ctx.out);
 
   await new Promise<void>((resolve) => {
     let stopping = false;

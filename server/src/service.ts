@@ -9,12 +9,15 @@ import { SlotPlanner, createSender, createScheduler, type Scheduler } from '@web
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
 import { KeyCache } from './auth/key-cache.js';
+import { DEFAULT_AUTH_LIMITS } from './auth/throttle.rules.js';
 import type { Config } from './config.js';
+import { builtDashboardDir } from './dashboard/spa.router.js';
 import { type Database, openDatabase } from './db/database.js';
 import { opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
 import type { Scheduling } from './scheduling/slot-jobs.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
+import { createPasswordHasher } from './users/password.js';
 
 /** Which parts of the service a process runs. */
 export type Role = 'all' | 'api' | 'scheduler';
@@ -22,8 +25,8 @@ export type Role = 'all' | 'api' | 'scheduler';
 /** A running service and how to stop it gracefully. */
 export interface RunningService {
   url: string;
-  /** The key of the `default` team when this start created it (first start on an empty database). */
-  firstKey: string | undefined;
+  /** The `default` team and its key when this start created them (first start on an empty database). */
+  firstKey: { key: string; teamId: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -49,13 +52,14 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const isReady = async () => !stopping && (await db.orm.isConnected());
     if (role !== 'api') scheduler = await startScheduler(config, db, scheduling, registry, logger);
 
-    let firstKey: string | undefined;
+    let firstKey: RunningService['firstKey'];
     let app: Express;
     let keyCache: KeyCache | undefined;
     if (role === 'scheduler') {
       app = express().use(opsRoutes({ isReady, registry }));
     } else {
-      firstKey = (await ensureDefaultTeam(db.orm.em.fork(), new Date()))?.key;
+      const created = await ensureDefaultTeam(db.orm.em.fork(), new Date());
+      firstKey = created && { key: created.key, teamId: created.apiKey.teamId };
       keyCache = await startKeyCache(db, logger);
       app = createApp({
         orm: db.orm,
@@ -66,6 +70,10 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         bodyLimitBytes: config.bodyLimitBytes,
         isReady,
         registry,
+        trustProxy: config.trustProxy,
+        dashboardDir: builtDashboardDir(),
+        passwords: createPasswordHasher(),
+        limits: DEFAULT_AUTH_LIMITS,
       });
     }
     const { server, url } = await listen(app, config);

@@ -18,8 +18,11 @@ import { inject } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createKeyAuthenticator } from '../src/auth/key-authenticator.js';
 import { KeyCache } from '../src/auth/key-cache.js';
+import type { AuthLimits } from '../src/auth/throttle.rules.js';
+import { builtDashboardDir } from '../src/dashboard/spa.router.js';
 import { createOrm } from '../src/db/orm.js';
 import { createApiKey, createTeam } from '../src/teams/teams.service.js';
+import { createPasswordHasher } from '../src/users/password.js';
 
 /** A database of its own for one test file, cloned from the migrated template. */
 export interface TestDatabase {
@@ -99,6 +102,11 @@ export interface TestSchedulerOptions {
 }
 
 const TEST_TUNING: Partial<SchedulerTuning> = { reconcileEveryMs: 500, overdueGraceMs: 500 };
+// Sign-ups and sign-ins in tests: scrypt as in production, at a cost that keeps the suite fast.
+const TEST_PASSWORDS = createPasswordHasher({ N: 1024, r: 8, p: 1 });
+// Test files sign many users up from 127.0.0.1; the limits' own tests pass tighter ones.
+const LOOSE = { hits: 100_000, windowMs: 60_000 };
+const TEST_LIMITS: AuthLimits = { signInPerEmail: LOOSE, signInPerAddress: LOOSE, signUpPerAddress: LOOSE };
 
 /** Sends one request to `baseUrl` and reads the whole response. */
 export async function sendRequest(
@@ -136,6 +144,8 @@ export async function startTestApp(
     bodyLimitBytes?: number;
     database?: TestDatabase;
     scheduler?: TestSchedulerOptions;
+    limits?: Partial<AuthLimits>;
+    trustProxy?: boolean | number | string;
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -158,6 +168,10 @@ export async function startTestApp(
     authenticate: createKeyAuthenticator(orm, keyCache, logger),
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
     isReady: () => orm.isConnected(),
+    trustProxy: options.trustProxy ?? false,
+    dashboardDir: builtDashboardDir(),
+    passwords: TEST_PASSWORDS,
+    limits: { ...TEST_LIMITS, ...options.limits },
   });
   const server = await new Promise<Server>((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));

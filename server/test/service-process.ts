@@ -2,6 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The start banner's URL (http://127.0.0.1:<port>), printed once the process listens. */
+const LISTENING = /(http:\/\/127\.0\.0\.1:\d+)/;
+
 const bin = path.join(fileURLToPath(new URL('../', import.meta.url)), 'bin', 'webhook-scheduler.js');
 
 /** The real service binary (server/dist) running in a child process. */
@@ -38,7 +41,7 @@ export async function startServiceProcess(
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
-  while (!output.includes('is listening on')) {
+  while (!LISTENING.test(output)) {
     if (child.exitCode !== null || Date.now() > deadline)
       throw new Error(`the ${role} process did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -60,7 +63,7 @@ export async function startServiceProcess(
 
 /** The URL a started process printed it listens on. */
 export function listeningUrl(service: ServiceProcess): string {
-  const url = /listening on (http:\/\/\S+?)(?: |$)/m.exec(service.output())?.[1];
+  const url = LISTENING.exec(service.output())?.[1];
   if (!url) throw new Error('no URL in the output');
   return url;
 }

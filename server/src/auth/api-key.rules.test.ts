@@ -5,6 +5,7 @@ import {
   hashApiKey,
   hashesMatch,
   isKeyUsable,
+  keyExpiryIssues,
   looksLikeApiKey,
   visiblePrefix,
 } from './api-key.rules.js';
@@ -74,5 +75,19 @@ describe('isKeyUsable', () => {
     [{ revokedAt: null, expiresAt: now }, false],
   ])('returns %j → %s', (key, expected) => {
     expect(isKeyUsable(key, now)).toBe(expected);
+  });
+});
+
+describe('keyExpiryIssues', () => {
+  const now = new Date('2026-01-01T00:00:00Z');
+  it('accepts no expiry and a future expiry', () => {
+    expect(keyExpiryIssues(null, now)).toEqual([]);
+    expect(keyExpiryIssues(new Date(now.getTime() + 1), now)).toEqual([]);
+  });
+
+  it('refuses an expiry that is not in the future, on expires_at', () => {
+    expect(keyExpiryIssues(now, now)).toEqual([
+      { path: ['expires_at'], message: 'expires_at must be in the future' },
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { ValidationIssue } from '@webhook-scheduler/contract';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KEY_PREFIX = 'whs_';
@@ -53,4 +54,10 @@ export function isKeyUsable(key: { revokedAt: Date | null; expiresAt: Date | nul
 export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
   return match?.[1];
+}
+
+/** A key created to expire must expire in the future. */
+export function keyExpiryIssues(expiresAt: Date | null, now: Date): ValidationIssue[] {
+  if (expiresAt === null || expiresAt > now) return [];
+  return [{ path: ['expires_at'], message: 'expires_at must be in the future' }];
 }

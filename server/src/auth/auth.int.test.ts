@@ -3,6 +3,7 @@ import { bodies, expectBody, expectError } from '../../test/expect.js';
 import { cronBody, eventBody, makeApiKey, makeCron, makeEvents } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { idRoutes, routes } from '../../test/routes.js';
+import { type TestUser, as, signUp } from '../../test/sessions.js';
 
 const UNAUTHORIZED = 'Unauthorized. Invalid or missing API key.';
 
@@ -174,5 +175,106 @@ describe('lists', () => {
       bodies.eventPage,
     );
     expect(byTheirCron).toEqual({ data: [], pagination: { page: 0, limit: 100, total: 0 } });
+  });
+});
+
+describe('with a dashboard session', () => {
+  let user: TestUser;
+  let expired: TestUser;
+  let signedOut: TestUser;
+  let foreignTeam: string;
+  const sessionHeaders = (u: TestUser, overrides: Record<string, string | undefined> = {}) => {
+    const all: Record<string, string | undefined> = {
+      cookie: u.cookie,
+      'x-csrf-token': u.csrf,
+      'x-team-id': u.teamId,
+      ...overrides,
+    };
+    return Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => !!entry[1]));
+  };
+
+  beforeAll(async () => {
+    [user, expired, signedOut] = [await signUp(app), await signUp(app), await signUp(app)];
+    await app.sql(`update sessions set expires_at = now() - interval '1 second' where user_id = $1`, [
+      expired.userId,
+    ]);
+    await app.request('POST', '/api/dashboard/session/sign-out', as(signedOut));
+    foreignTeam = (await app.createTeam('foreign')).teamId;
+  });
+
+  describe.each(routes)('$name', (r) => {
+    const call = (headers: Record<string, string>) =>
+      app.request(r.route.method, r.path(), { body: r.validBody(), headers });
+    const changesState = r.route.method !== 'GET';
+
+    it('passes authentication with the session, its CSRF token and one of its teams', async () => {
+      const response = await call(sessionHeaders(user));
+      expect(response.status).not.toBe(401);
+      expect(response.status).toBeLessThan(500);
+    });
+
+    it.each<[string, () => Record<string, string>]>([
+      ['the session cookie is missing', () => sessionHeaders(user, { cookie: undefined })],
+      [
+        'the session cookie is unknown',
+        () => sessionHeaders(user, { cookie: `whs_session=${'A'.repeat(43)}` }),
+      ],
+      ['the session expired', () => sessionHeaders(expired)],
+      ['the session was signed out', () => sessionHeaders(signedOut)],
+      ['x-team-id is missing', () => sessionHeaders(user, { 'x-team-id': undefined })],
+      ['x-team-id is not a UUID', () => sessionHeaders(user, { 'x-team-id': 'acme' })],
+      ['x-team-id names a team the user is not in', () => sessionHeaders(user, { 'x-team-id': foreignTeam })],
+      [
+        'an Authorization header with a bad key comes with the session',
+        () => sessionHeaders(user, { authorization: 'Bearer nope' }),
+      ],
+    ])('returns 401 UNAUTHORIZED when %s', async (_, headers) => {
+      const error = expectError(await call(headers()), 401, 'UNAUTHORIZED');
+      expect(error.message).toBe(UNAUTHORIZED);
+    });
+
+    if (changesState) {
+      it.each<[string, string | undefined]>([
+        ['missing', undefined],
+        ['wrong', 'x'.repeat(43)],
+      ])('returns 401 UNAUTHORIZED when the CSRF token is %s', async (_, csrf) => {
+        const error = expectError(
+          await call(sessionHeaders(user, { 'x-csrf-token': csrf })),
+          401,
+          'UNAUTHORIZED',
+        );
+        expect(error.message).toBe(UNAUTHORIZED);
+      });
+    } else {
+      it('needs no CSRF token to read', async () => {
+        const response = await call(sessionHeaders(user, { 'x-csrf-token': undefined }));
+        expect(response.status).not.toBe(401);
+      });
+    }
+  });
+
+  describe.each(idRoutes)("$name on another team's resource", (r) => {
+    it('returns 404 NOT_FOUND and leaves the resource untouched', async () => {
+      const owner = await app.createTeam('owner');
+      const id = await r.makeResource(app.orm.em.fork(), owner.teamId);
+      const before = await app.request('GET', r.path(id), { key: owner.key });
+
+      const response = await app.request(r.route.method, r.path(id), {
+        body: r.validBody(),
+        headers: sessionHeaders(user),
+      });
+      expectError(response, 404, 'NOT_FOUND');
+      expect((await app.request('GET', r.path(id), { key: owner.key })).body).toEqual(before.body);
+    });
+  });
+
+  it("never lists another team's crons or events", async () => {
+    const intruder = await signUp(app);
+    await makeCron(app.orm.em.fork(), user.teamId);
+    await makeEvents(app.orm.em.fork(), user.teamId, 2);
+    for (const path of ['/api/v1/crons', '/api/v1/events']) {
+      const response = await app.request('GET', path, { headers: sessionHeaders(intruder) });
+      expect(response.body).toEqual({ data: [], pagination: { page: 0, limit: 100, total: 0 } });
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   databaseUrl,
   startTestApp,
 } from '../../test/harness.js';
+import { as, signUp } from '../../test/sessions.js';
 
 const serverDir = fileURLToPath(new URL('../../', import.meta.url));
 const bin = path.join(serverDir, 'bin', 'webhook-scheduler.js');
@@ -188,5 +189,42 @@ describe('a key made by the CLI', () => {
     lastJsonLine(await run('keys', 'revoke', key.id, '--json'));
     const after = await app.request('GET', '/api/v1/crons', { key: key.key });
     expect(expectError(after, 401, 'UNAUTHORIZED').message).toBe('Unauthorized. Invalid or missing API key.');
+  });
+});
+
+describe('teams add-owner', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ database: db });
+  });
+  afterAll(() => app.close());
+
+  it('makes a signed-up user an owner of a team made by the CLI', async () => {
+    const user = await signUp(app);
+    const team = lastJsonLine(await run('teams', 'create', '--name', 'Ops', '--json'));
+    const added = lastJsonLine(
+      await run('teams', 'add-owner', '--team', team.id, '--email', user.email.toUpperCase(), '--json'),
+    );
+    expect(added).toEqual({ team_id: team.id, user_id: user.userId, email: user.email, role: 'owner' });
+    const teams = await app.request('GET', '/api/dashboard/teams', as(user));
+    expect(teams.body.data).toContainEqual(
+      expect.objectContaining({ id: team.id, name: 'Ops', role: 'owner' }),
+    );
+  });
+
+  it.for<[string, () => string[], RegExp]>([
+    ['an email nobody signed up with', () => ['--email', 'nobody@example.com'], /No user signed up with/],
+    ['a value that is not an email', () => ['--email', 'nobody'], /--email must be an email/],
+  ])('exits 1 with a one-line error for %s', async ([, args, message]) => {
+    const team = lastJsonLine(await run('teams', 'create', '--name', 'Ops', '--json'));
+    const result = await run('teams', 'add-owner', '--team', team.id, ...args(), '--json');
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('exits 1 for an unknown team', async () => {
+    const result = await run('teams', 'add-owner', '--team', randomUUID(), '--email', 'a@example.com');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Team not found/);
   });
 });

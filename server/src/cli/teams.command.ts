@@ -1,4 +1,6 @@
+import { Email } from '@webhook-scheduler/contract';
 import { Command } from 'commander';
+import { addOwnerByEmail } from '../teams/members.service.js';
 import { createTeam, getSigningSecrets, listTeams, rotateSigningSecret } from '../teams/teams.service.js';
 import { type CliContext, CliError, report, requireUuid, withDatabase } from './context.js';
 
@@ -60,6 +62,26 @@ export function teamsCommand(ctx: CliContext): Command {
         secret: secrets.current,
         previous_secret: previous?.secret ?? null,
         previous_expires_at: previous?.expiresAt.toISOString() ?? null,
+      });
+    });
+
+  teams
+    .command('add-owner')
+    .description('make a dashboard user an owner of a team (e.g. one made by `teams create`)')
+    .requiredOption('--team <id>', 'team id')
+    .requiredOption('--email <email>', 'the email the user signed up with')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { team: string; email: string; json?: boolean }) => {
+      const teamId = requireUuid(options.team, '--team');
+      const email = Email.safeParse(options.email);
+      if (!email.success) throw new CliError(`--email must be an email address, got "${options.email}"`);
+      const owner = await withDatabase(ctx, (em) => addOwnerByEmail(em, teamId, email.data, new Date()));
+      if (!owner) throw new CliError(`No user signed up with ${email.data}: sign up in the dashboard first`);
+      report(ctx, options.json, [`${owner.email} is now an owner of team ${teamId}.`], {
+        team_id: teamId,
+        user_id: owner.userId,
+        email: owner.email,
+        role: owner.role,
       });
     });
 

@@ -1,6 +1,6 @@
 import { CronInput } from '@webhook-scheduler/contract';
 import { describe, expect, it } from 'vitest';
-import { cronInputIssues } from './cron.rules.js';
+import { cronInputIssues, cronPreview } from './cron.rules.js';
 
 const input = (cron_expression: string) =>
   CronInput.parse({ webhook_url: 'https://example.com/hook', cron_expression });
@@ -50,5 +50,47 @@ describe('cronInputIssues', () => {
     expect(cronInputIssues(input(expression))).toEqual([
       { path: ['cron_expression'], message: expect.stringMatching(/^invalid cron expression: .+/) },
     ]);
+  });
+});
+
+describe('cronPreview', () => {
+  const now = new Date('2030-03-29T12:00:00Z');
+  const iso = (result: ReturnType<typeof cronPreview>) =>
+    'occurrences' in result ? result.occurrences.map((date) => date.toISOString()) : result;
+
+  it('returns the next occurrences in UTC when no time zone is given', () => {
+    expect(iso(cronPreview('0 9 * * *', null, now, 3))).toEqual([
+      '2030-03-30T09:00:00.000Z',
+      '2030-03-31T09:00:00.000Z',
+      '2030-04-01T09:00:00.000Z',
+    ]);
+  });
+
+  it('follows the time zone across a DST change', () => {
+    // Europe/Paris moves from UTC+1 to UTC+2 on 2030-03-31.
+    expect(iso(cronPreview('0 9 * * *', 'Europe/Paris', now, 3))).toEqual([
+      '2030-03-30T08:00:00.000Z',
+      '2030-03-31T07:00:00.000Z',
+      '2030-04-01T07:00:00.000Z',
+    ]);
+  });
+
+  it('skips a local time the DST gap removes', () => {
+    expect(iso(cronPreview('30 2 * * *', 'Europe/Paris', now, 2))).toEqual([
+      '2030-03-30T01:30:00.000Z',
+      '2030-04-01T00:30:00.000Z',
+    ]);
+  });
+
+  it('understands the grammar browsers do not: LW and @midnight', () => {
+    // The last weekday of March 2030 is Friday the 29th, at midnight, already past at noon.
+    expect(iso(cronPreview('0 0 LW * *', null, now, 1))).toEqual(['2030-04-30T00:00:00.000Z']);
+    expect(iso(cronPreview('@midnight', null, now, 1))).toEqual(['2030-03-30T00:00:00.000Z']);
+  });
+
+  it('returns the problem on cron_expression for an invalid expression', () => {
+    expect(cronPreview('61 * * * *', null, now, 5)).toEqual({
+      issues: [{ path: ['cron_expression'], message: expect.stringMatching(/^invalid cron expression: /) }],
+    });
   });
 });

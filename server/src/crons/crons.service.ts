@@ -8,7 +8,7 @@ import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
 import { type Page, listNewestFirst } from '../shared/list.service.js';
 import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
-import { cronInputIssues } from './cron.rules.js';
+import { cronInputIssues, cronPreview } from './cron.rules.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
 
@@ -124,4 +124,15 @@ export async function deleteCron(em: EntityManager, teamId: string, id: string):
     tx.remove(cron);
     await tx.flush();
   });
+}
+
+/** The next occurrences of a schedule, for the dashboard's preview. */
+export function previewCron(
+  query: { cron_expression: string; timezone?: string | undefined; count: number },
+  now: Date,
+): { timezone: string; occurrences: Date[] } {
+  const timezone = query.timezone ?? null;
+  const preview = cronPreview(query.cron_expression, timezone, now, query.count);
+  if ('issues' in preview) throw new ValidationError(preview.issues);
+  return { timezone: timezone ?? 'UTC', occurrences: preview.occurrences };
 }

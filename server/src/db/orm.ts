@@ -3,12 +3,23 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import type { ClientConfig } from 'pg';
 import { CronSchema } from '../crons/cron.entity.js';
 import { EventSchema } from '../events/event.entity.js';
+import { SessionSchema } from '../sessions/session.entity.js';
 import { ApiKeySchema } from '../teams/api-key.entity.js';
+import { TeamMemberSchema } from '../teams/team-member.entity.js';
 import { TeamSchema } from '../teams/team.entity.js';
+import { UserSchema } from '../users/user.entity.js';
 import { migrations } from './migrations/index.js';
 
 /** Every entity of the service. */
-const entities = [TeamSchema, ApiKeySchema, CronSchema, EventSchema];
+export const entities = [
+  TeamSchema,
+  ApiKeySchema,
+  CronSchema,
+  EventSchema,
+  UserSchema,
+  TeamMemberSchema,
+  SessionSchema,
+];
 
 /** Creates the ORM over one PostgreSQL database; `connection` is passed to `pg` as is (TLS included). */
 export async function createOrm(connection: ClientConfig, poolSize: number): Promise<MikroORM> {

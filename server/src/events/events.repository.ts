@@ -174,3 +174,17 @@ export async function pageOfEvents(
     [...params, limit, page * limit],
   );
 }
+
+/** An original event and its retry attempts, first attempt first. */
+export async function findAttempts(
+  em: EntityManager,
+  teamId: string,
+  originalId: string,
+): Promise<EventRow[]> {
+  return rawQuery<EventRow>(
+    em,
+    `select ${COLUMNS} from events where team_id = $1 and (id = $2 or retry_of = $2)
+     order by attempt, scheduled_at, id`,
+    [teamId, originalId],
+  );
+}

@@ -11,6 +11,7 @@ import {
   type EventRow,
   countEvents,
   deleteEventAndRetries,
+  findAttempts,
   findEvent,
   insertEvent,
   pageOfEvents,
@@ -118,4 +119,10 @@ export async function deleteEvent(em: EntityManager, teamId: string, id: string)
     refuse(deleteRefusal(stateOf(found)));
     await deleteEventAndRetries(tx, id);
   });
+}
+
+/** The attempts of the delivery an event belongs to (the event may be the original or a retry). */
+export async function listAttempts(em: EntityManager, teamId: string, id: string): Promise<EventRow[]> {
+  const event = await getEvent(em, teamId, id);
+  return findAttempts(em, teamId, event.retry_of ?? event.id);
 }

@@ -1,23 +1,30 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../auth/key-authenticator.js';
 import type { Scheduling } from '../scheduling/slot-jobs.js';
+import type { SessionContext } from '../sessions/sessions.service.js';
+import type { SignInDeps } from '../sessions/sign-in.service.js';
 
 /** What the route handlers need. */
-export interface RouteDeps {
+export interface RouteDeps extends SignInDeps {
   orm: MikroORM;
   now: () => Date;
   scheduling: Scheduling;
 }
 
+/** Who calls an /api/v1 route: an API key, or a dashboard user acting for one of their teams. */
+export type ApiCaller = AuthContext | { userId: string; teamId: string };
+
 declare module 'express-serve-static-core' {
   interface Request {
-    /** Set by the bearer middleware on every /api/v1 request that reaches a handler. */
-    auth?: AuthContext;
+    /** Set by the API auth middleware on every /api/v1 request that reaches a handler. */
+    auth?: ApiCaller;
+    /** Set on dashboard requests that carry a live session cookie. */
+    session?: SessionContext;
   }
 }
 
 /** The caller's team; the bearer middleware guarantees it on every /api/v1 route. */
-export function teamOf(req: { auth?: AuthContext | undefined }): string {
+export function teamOf(req: { auth?: ApiCaller | undefined }): string {
   if (!req.auth) throw new Error('teamOf() called on a route without authentication');
   return req.auth.teamId;
 }

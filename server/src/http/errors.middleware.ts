@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { type ValidationIssue } from '@webhook-scheduler/contract';
-import { AppError, NotFoundError, ValidationError } from '../errors.js';
+import { AppError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
 
 interface BodyParserError {
   type: string;
@@ -44,8 +44,11 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
   const known = error instanceof AppError ? error : bodyParserError(error);
   if (known) {
     if (known.status >= 500) req.log.warn({ code: known.code, message: known.message }, 'request failed');
-    // RFC 9110 §11.6.1: a 401 must name the scheme the client should authenticate with.
-    if (known.code === 'UNAUTHORIZED') res.setHeader('www-authenticate', 'Bearer');
+    // RFC 9110 §11.6.1: a 401 must name the scheme the client should authenticate with. The
+    // dashboard's session cookie has no registered scheme, so only the API names Bearer.
+    if (known.code === 'UNAUTHORIZED' && req.path.startsWith('/api/v1/'))
+      res.setHeader('www-authenticate', 'Bearer');
+    if (known instanceof TooManyRequestsError) res.setHeader('retry-after', String(known.retryAfterS));
     res.status(known.status).json(known.toBody());
     return;
   }

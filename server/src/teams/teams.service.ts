@@ -60,9 +60,17 @@ export async function listApiKeys(em: EntityManager, teamId: string): Promise<Ap
   return em.find(ApiKeySchema, { teamId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
 }
 
-/** Revokes a key; revoking a revoked key keeps its first revocation time. */
-export async function revokeApiKey(em: EntityManager, keyId: string, now: Date): Promise<ApiKey> {
-  const apiKey = await em.findOne(ApiKeySchema, { id: keyId });
+/**
+ * Revokes a key; revoking a revoked key keeps its first revocation time. With `teamId`, a key of
+ * another team is answered as not found.
+ */
+export async function revokeApiKey(
+  em: EntityManager,
+  keyId: string,
+  now: Date,
+  teamId?: string,
+): Promise<ApiKey> {
+  const apiKey = await em.findOne(ApiKeySchema, teamId === undefined ? { id: keyId } : { id: keyId, teamId });
   if (!apiKey) throw new NotFoundError('API key');
   apiKey.revokedAt ??= now;
   await em.flush();

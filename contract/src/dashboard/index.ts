@@ -1,0 +1,46 @@
+import { initContract } from '@ts-rest/core';
+import { DashboardErrorBody } from './common.js';
+import { insightsContract } from './insights.js';
+import { keysContract, signingSecretContract } from './keys.js';
+import { sessionContract } from './session.js';
+import { membersContract, teamsContract } from './teams.js';
+
+export * from './common.js';
+export * from './insights.js';
+export * from './keys.js';
+export * from './session.js';
+export * from './teams.js';
+
+const c = initContract();
+
+/** Error statuses every dashboard route can answer with, all in the `DashboardErrorBody` shape. */
+export const dashboardErrorResponses = {
+  400: DashboardErrorBody,
+  401: DashboardErrorBody,
+  403: DashboardErrorBody,
+  404: DashboardErrorBody,
+  409: DashboardErrorBody,
+  413: DashboardErrorBody,
+  429: DashboardErrorBody,
+  500: DashboardErrorBody,
+} as const;
+
+/**
+ * The web dashboard's own routes under `/api/dashboard`, authenticated by a session cookie (plus
+ * the `x-csrf-token` header on state-changing requests). Not part of the public `/api/v1` API:
+ * the SDK does not mirror it. For crons and events the dashboard calls `/api/v1` itself.
+ */
+export const dashboardContract = c.router(
+  {
+    session: sessionContract,
+    teams: teamsContract,
+    members: membersContract,
+    keys: keysContract,
+    signingSecret: signingSecretContract,
+    insights: insightsContract,
+  },
+  { pathPrefix: '/api/dashboard', commonResponses: dashboardErrorResponses, strictStatusCodes: true },
+);
+
+/** The type of the dashboard contract. */
+export type DashboardContract = typeof dashboardContract;

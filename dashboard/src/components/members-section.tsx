@@ -1,0 +1,115 @@
+import type { Member, TeamRole } from '@webhook-scheduler/contract';
+import { type SubmitEvent, useCallback, useState } from 'react';
+import { dashboardApi, unwrap } from '../api/dashboard.js';
+import { type ApiError, fieldError, toApiError } from '../api/errors.js';
+import { formatShort } from '../lib/format.js';
+import { navigate } from '../lib/router.js';
+import { useLoad } from '../lib/use-load.js';
+import { useSession } from '../session.js';
+import { ConfirmButton } from './confirm-button.js';
+import { ErrorBanner, Loading } from './feedback.js';
+import { Field } from './field.js';
+
+function AddMember({ teamId, onAdded }: { teamId: string; onAdded: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<TeamRole>('member');
+  const [error, setError] = useState<ApiError>();
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    setError(undefined);
+    unwrap(dashboardApi.members.add({ params: { teamId }, body: { email, role } }), 201).then(
+      () => {
+        setEmail('');
+        onAdded();
+      },
+      (failure: unknown) => setError(toApiError(failure)),
+    );
+  };
+  return (
+    <form className="inline-form" onSubmit={submit} noValidate>
+      <Field
+        label="Add a member by email"
+        error={fieldError(error, 'email')}
+        hint="They need to have signed up already."
+      >
+        {(props) => (
+          <input {...props} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        )}
+      </Field>
+      <Field label="Role">
+        {(props) => (
+          <select {...props} value={role} onChange={(e) => setRole(e.target.value as TeamRole)}>
+            <option value="member">member</option>
+            <option value="owner">owner</option>
+          </select>
+        )}
+      </Field>
+      <button type="submit" className="btn btn-primary">
+        Add
+      </button>
+      <ErrorBanner error={error && Object.keys(error.fields).length === 0 ? error : undefined} />
+    </form>
+  );
+}
+
+/** Who is in the team. Owners add and remove members; anyone may leave. */
+export function MembersSection({ teamId, isOwner }: { teamId: string; isOwner: boolean }) {
+  const { session, refresh } = useSession();
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      unwrap(dashboardApi.members.list({ params: { teamId }, fetchOptions: { signal } }), 200),
+    [teamId],
+  );
+  const members = useLoad(load);
+  const remove = async (member: Member) => {
+    await unwrap(dashboardApi.members.remove({ params: { teamId, userId: member.user_id } }), 200);
+    if (member.user_id === session.user.id) {
+      await refresh();
+      navigate('/');
+    } else members.reload();
+  };
+
+  return (
+    <section className="card" id="members" aria-labelledby="members-title">
+      <h2 id="members-title">Members</h2>
+      <ErrorBanner error={members.error} />
+      {!members.data ? (
+        members.error ? null : (
+          <Loading />
+        )
+      ) : (
+        <ul className="members">
+          {members.data.map((member) => {
+            const self = member.user_id === session.user.id;
+            return (
+              <li key={member.user_id}>
+                <span className="member-email">
+                  {member.email}
+                  {self ? <span className="muted"> (you)</span> : null}
+                </span>
+                <span className={`badge badge-role-${member.role}`}>{member.role}</span>
+                <span className="muted small">since {formatShort(member.joined_at)}</span>
+                {isOwner || self ? (
+                  <ConfirmButton
+                    small
+                    label={self ? 'Leave' : 'Remove'}
+                    title={self ? 'Leave this team?' : `Remove ${member.email}?`}
+                    confirmLabel={self ? 'Leave team' : 'Remove member'}
+                    onConfirm={() => remove(member)}
+                  >
+                    <p>
+                      {self
+                        ? 'You lose access to its crons, events and keys.'
+                        : 'They lose access to this team. Keys they created keep working until revoked.'}
+                    </p>
+                  </ConfirmButton>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {isOwner ? <AddMember teamId={teamId} onAdded={members.reload} /> : null}
+    </section>
+  );
+}

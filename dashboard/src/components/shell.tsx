@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { Link, navigate, useLocation } from '../lib/router.js';
+import { useSession } from '../session.js';
+
+const SECTIONS = [
+  ['events', 'Events'],
+  ['crons', 'Crons'],
+  ['settings', 'Settings'],
+] as const;
+
+function TeamSwitcher({ teamId, section }: { teamId: string | undefined; section: string }) {
+  const { session } = useSession();
+  const change = (value: string) => {
+    if (value === 'new') navigate('/teams/new');
+    else navigate(`/t/${value}/${section}`);
+  };
+  return (
+    <label className="team-switcher">
+      <span className="visually-hidden">Team</span>
+      <select value={teamId ?? 'new'} onChange={(event) => change(event.target.value)}>
+        {session.teams.map((team) => (
+          <option key={team.id} value={team.id}>
+            {team.name}
+          </option>
+        ))}
+        <option value="new">+ New team…</option>
+      </select>
+    </label>
+  );
+}
+
+/** The frame of every signed-in page: brand, team switcher, user, and the team's sections. */
+export function Shell({ teamId, children }: { teamId: string | undefined; children: ReactNode }) {
+  const { session, signOut } = useSession();
+  const { pathname } = useLocation();
+  const section = SECTIONS.find(([key]) => pathname.startsWith(`/t/${teamId ?? ''}/${key}`))?.[0] ?? 'events';
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/" className="brand">
+          <img src="/favicon.svg" alt="" width="24" height="24" />
+          <span>Webhook Scheduler</span>
+        </Link>
+        <TeamSwitcher teamId={teamId} section={section} />
+        <div className="user">
+          <span className="user-email" title={session.user.email}>
+            {session.user.email}
+          </span>
+          <button type="button" className="btn btn-small btn-ghost" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {teamId ? (
+        <nav className="tabs" aria-label="Sections">
+          {SECTIONS.map(([key, label]) => (
+            <Link key={key} to={`/t/${teamId}/${key}`} aria-current={key === section ? 'page' : undefined}>
+              {label}
+            </Link>
+          ))}
+          <a href="/docs" className="tabs-docs">
+            API reference
+          </a>
+        </nav>
+      ) : null}
+      <main className="content">{children}</main>
+    </div>
+  );
+}

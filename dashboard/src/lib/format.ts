@@ -1,0 +1,83 @@
+/** The viewer's IANA time zone, e.g. `Europe/Paris`. */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** `Tue, 14 Jan 2030, 09:00:00` in `timeZone` (the viewer's by default). */
+export function formatInstant(iso: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(new Date(iso));
+}
+
+/** `Mon, 14 Jan 2030, 09:00` in `timeZone`, with seconds only when a schedule has them. */
+export function formatOccurrence(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(date.getUTCSeconds() === 0 ? {} : { second: '2-digit' }),
+    timeZone,
+  }).format(date);
+}
+
+/** `14 Jan, 09:00` in the viewer's time zone: compact, for tables. */
+export function formatShort(iso: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(new Date(iso));
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
+
+/** `in 5 minutes`, `3 hours ago`, `now`: the largest whole unit between `now` and `iso`. */
+export function formatRelative(iso: string, now: number = Date.now()): string {
+  const diff = Date.parse(iso) - now;
+  if (Math.abs(diff) < 1000) return 'now';
+  const format = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(diff) >= ms) return format.format(Math.trunc(diff / ms), unit);
+  }
+  return 'now';
+}
+
+/** `340 ms`, `2.4 s`. */
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A value for an `<input type="datetime-local">` showing `date` in the viewer's time zone. */
+export function toLocalInput(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}` +
+    `T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
+  );
+}
+
+/** The instant an `<input type="datetime-local">` value names in the viewer's time zone, or undefined. */
+export function fromLocalInput(value: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

@@ -1,0 +1,194 @@
+import type { Cron } from '@webhook-scheduler/sdk';
+import { type SubmitEvent, useCallback, useMemo, useState } from 'react';
+import { useTeamClient } from '../api/client.js';
+import { ApiError, fieldError, toApiError } from '../api/errors.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { CronPreview } from '../components/cron-preview.js';
+import { ErrorBanner, Loading } from '../components/feedback.js';
+import { Field } from '../components/field.js';
+import { RequestFieldsEditor } from '../components/request-fields-editor.js';
+import { SCHEDULE_EXAMPLES } from '../lib/cron-fields.js';
+import { viewerTimeZone } from '../lib/format.js';
+import {
+  type RequestFields,
+  emptyRequestFields,
+  requestBodyOf,
+  requestFieldsOf,
+} from '../lib/request-fields.js';
+import { Link, navigate } from '../lib/router.js';
+import { useLoad } from '../lib/use-load.js';
+
+/** Creating a cron, or editing one (a save replaces its pending events). */
+export function CronFormPage({ teamId, cronId }: { teamId: string; cronId?: string }) {
+  const client = useTeamClient(teamId);
+  const load = useCallback(
+    (signal: AbortSignal) => (cronId ? client.crons.get(cronId, { signal }) : Promise.resolve(undefined)),
+    [client, cronId],
+  );
+  const existing = useLoad<Cron | undefined>(load);
+  if (cronId && !existing.data) return existing.error ? <ErrorBanner error={existing.error} /> : <Loading />;
+  return <CronForm teamId={teamId} existing={existing.data} />;
+}
+
+function TimeZoneField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}) {
+  const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
+  return (
+    <Field
+      label="Time zone"
+      error={error}
+      hint="The schedule is read in this zone, daylight saving included. Empty means UTC."
+    >
+      {(props) => (
+        <>
+          <input
+            {...props}
+            list="time-zones"
+            placeholder="UTC"
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          <datalist id="time-zones">
+            {zones.map((zone) => (
+              <option key={zone} value={zone} />
+            ))}
+          </datalist>
+        </>
+      )}
+    </Field>
+  );
+}
+
+function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undefined }) {
+  const client = useTeamClient(teamId);
+  const [fields, setFields] = useState<RequestFields>(() =>
+    existing ? requestFieldsOf(existing) : emptyRequestFields(),
+  );
+  const [expression, setExpression] = useState(existing?.cron_expression ?? '*/5 * * * *');
+  const [timezone, setTimezone] = useState(existing ? (existing.timezone ?? '') : viewerTimeZone());
+  const [active, setActive] = useState(existing?.is_active ?? true);
+  const [error, setError] = useState<ApiError>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const request = requestBodyOf(fields);
+    if ('problems' in request) {
+      setError(new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', request.problems));
+      return;
+    }
+    setBusy(true);
+    const input = {
+      ...request.body,
+      cron_expression: expression,
+      timezone: timezone.trim() === '' ? null : timezone.trim(),
+      is_active: active,
+    };
+    const saved = existing ? client.crons.update(existing.id, input) : client.crons.create(input);
+    saved.then(
+      () => navigate(`/t/${teamId}/crons`),
+      (failure: unknown) => {
+        setBusy(false);
+        setError(toApiError(failure));
+      },
+    );
+  };
+  const remove = async () => {
+    if (!existing) return;
+    await client.crons.delete(existing.id).catch((failure: unknown) => Promise.reject(toApiError(failure)));
+    navigate(`/t/${teamId}/crons`);
+  };
+
+  return (
+    <section className="page">
+      <p className="breadcrumb">
+        <Link to={`/t/${teamId}/crons`}>Crons</Link> /
+      </p>
+      <header className="page-header">
+        <h1>{existing ? 'Edit cron' : 'New cron'}</h1>
+        {existing ? (
+          <div className="actions">
+            <Link className="btn" to={`/t/${teamId}/events?cron_id=${existing.id}`}>
+              Its events
+            </Link>
+            <ConfirmButton
+              label="Delete"
+              title="Delete this cron?"
+              confirmLabel="Delete cron"
+              onConfirm={remove}
+            >
+              <p>It stops firing, and all its events are deleted with it. This cannot be undone.</p>
+            </ConfirmButton>
+          </div>
+        ) : null}
+      </header>
+      <form className="columns columns-form" onSubmit={submit} noValidate>
+        <div className="span-all">
+          <ErrorBanner error={error} />
+        </div>
+        <section className="card" aria-labelledby="schedule-title">
+          <h2 id="schedule-title">Schedule</h2>
+          <Field
+            label="Cron expression"
+            error={fieldError(error, 'cron_expression')}
+            hint="5 fields (minute hour day month weekday), or 6 with seconds first; L, W, # and @daily-style nicknames work."
+          >
+            {(props) => (
+              <input
+                {...props}
+                className="mono"
+                spellCheck={false}
+                autoCapitalize="off"
+                value={expression}
+                onChange={(e) => setExpression(e.target.value)}
+              />
+            )}
+          </Field>
+          <div className="chips" aria-label="Examples">
+            {SCHEDULE_EXAMPLES.map(([example, meaning]) => (
+              <button
+                key={example}
+                type="button"
+                className="chip-button"
+                onClick={() => setExpression(example)}
+                title={example}
+              >
+                {meaning}
+              </button>
+            ))}
+          </div>
+          <TimeZoneField value={timezone} onChange={setTimezone} error={fieldError(error, 'timezone')} />
+          <CronPreview expression={expression} timezone={timezone} />
+        </section>
+        <section className="card" aria-labelledby="request-title">
+          <h2 id="request-title">Request</h2>
+          <RequestFieldsEditor fields={fields} onChange={setFields} error={error} />
+          <label className="check">
+            <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
+            Active (a paused cron keeps its settings and fires nothing)
+          </label>
+          {existing ? (
+            <p className="muted small">
+              Saving replaces the cron’s pending events with ones from the new schedule.
+            </p>
+          ) : null}
+          <div className="form-actions">
+            <button type="submit" className="btn btn-primary" disabled={busy}>
+              {busy ? 'Saving…' : existing ? 'Save changes' : 'Create cron'}
+            </button>
+            <Link className="btn" to={`/t/${teamId}/crons`}>
+              Cancel
+            </Link>
+          </div>
+        </section>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import type { Event } from '@webhook-scheduler/sdk';
+import { useCallback, useEffect, useState } from 'react';
+import { useTeamClient } from '../api/client.js';
+import { dashboardApi, unwrap } from '../api/dashboard.js';
+import { toApiError } from '../api/errors.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { CopyButton } from '../components/copy-button.js';
+import { ErrorBanner, Loading } from '../components/feedback.js';
+import { AttemptsTimeline } from '../components/attempts-timeline.js';
+import { RequestSummary, ResponseSummary } from '../components/event-details.js';
+import { StatusBadge } from '../components/status-badge.js';
+import { canEdit, deleteBlocker } from '../lib/event-actions.js';
+import { formatInstant, formatRelative } from '../lib/format.js';
+import { Link, navigate } from '../lib/router.js';
+import { useLoad } from '../lib/use-load.js';
+
+const LIVE_MS = 2000;
+const isLive = (event: Event | undefined) => event?.status === 'pending' || event?.status === 'processing';
+
+/** One event: its request, the answer it got, and every attempt of its delivery. */
+export function EventPage({ teamId, eventId }: { teamId: string; eventId: string }) {
+  const client = useTeamClient(teamId);
+  const loadEvent = useCallback(
+    (signal: AbortSignal) => client.events.get(eventId, { signal }),
+    [client, eventId],
+  );
+  // Refreshes while the delivery is under way, and stops once it ended.
+  const [live, setLive] = useState(true);
+  const event = useLoad(loadEvent, live ? LIVE_MS : false);
+  useEffect(() => {
+    if (event.data) setLive(isLive(event.data));
+  }, [event.data]);
+  const loadAttempts = useCallback(
+    (signal: AbortSignal) =>
+      unwrap(dashboardApi.insights.attempts({ params: { teamId, eventId }, fetchOptions: { signal } }), 200),
+    [teamId, eventId],
+  );
+  const attempts = useLoad(loadAttempts, live ? LIVE_MS : false);
+  const { reload: reloadAttempts } = attempts;
+  const updatedAt = event.data?.updated_at;
+  useEffect(() => {
+    if (updatedAt) reloadAttempts();
+  }, [updatedAt, reloadAttempts]);
+
+  if (!event.data) return event.error ? <ErrorBanner error={event.error} /> : <Loading />;
+  const data = event.data;
+  const blocker = deleteBlocker(data);
+  const remove = async () => {
+    await client.events.delete(data.id).catch((error: unknown) => Promise.reject(toApiError(error)));
+    navigate(`/t/${teamId}/events`);
+  };
+
+  return (
+    <section className="page">
+      <p className="breadcrumb">
+        <Link to={`/t/${teamId}/events`}>Events</Link> /
+      </p>
+      <header className="page-header">
+        <h1>
+          Event <StatusBadge status={data.status} />
+        </h1>
+        <div className="actions">
+          {canEdit(data) ? (
+            <Link className="btn" to={`/t/${teamId}/events/${data.id}/edit`}>
+              Edit
+            </Link>
+          ) : null}
+          {blocker ? null : (
+            <ConfirmButton
+              label="Delete"
+              title="Delete this event?"
+              confirmLabel="Delete event"
+              onConfirm={remove}
+            >
+              <p>
+                It will not be called, and its record and retry attempts are deleted. This cannot be undone.
+              </p>
+            </ConfirmButton>
+          )}
+        </div>
+      </header>
+      <ErrorBanner error={event.error} title="Could not refresh:" />
+      <dl className="facts">
+        <div>
+          <dt>Id</dt>
+          <dd className="mono">
+            {data.id} <CopyButton text={data.id} />
+          </dd>
+        </div>
+        <div>
+          <dt>Scheduled</dt>
+          <dd>
+            {formatInstant(data.scheduled_at)}{' '}
+            <span className="muted">({formatRelative(data.scheduled_at)})</span>
+          </dd>
+        </div>
+        {data.cron_id ? (
+          <div>
+            <dt>Created by</dt>
+            <dd>
+              <Link to={`/t/${teamId}/crons/${data.cron_id}`}>its cron</Link>
+            </dd>
+          </div>
+        ) : null}
+        {data.retry_of ? (
+          <div>
+            <dt>Retry of</dt>
+            <dd>
+              <Link to={`/t/${teamId}/events/${data.retry_of}`}>the original event</Link>
+            </dd>
+          </div>
+        ) : null}
+        {live ? (
+          <div>
+            <dt>Live</dt>
+            <dd className="muted">This page refreshes until the delivery ends.</dd>
+          </div>
+        ) : null}
+      </dl>
+      <div className="columns">
+        <RequestSummary event={data} />
+        <ResponseSummary event={data} />
+      </div>
+      <AttemptsTimeline teamId={teamId} currentId={data.id} attempts={attempts.data} error={attempts.error} />
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import type { EventStatus } from '@webhook-scheduler/sdk';
+import { useCallback, useState } from 'react';
+import { useTeamClient } from '../api/client.js';
+import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
+import { GetStarted } from '../components/get-started.js';
+import { Pagination } from '../components/pagination.js';
+import { EventsTable } from '../components/events-table.js';
+import { Link, navigate, useLocation } from '../lib/router.js';
+import { useLoad } from '../lib/use-load.js';
+
+const STATUSES: EventStatus[] = ['pending', 'processing', 'success', 'failed'];
+const PAGE_SIZE = 25;
+const REFRESH_MS = 3000;
+
+const isStatus = (value: string | null): value is EventStatus => STATUSES.includes(value as EventStatus);
+
+/** The team's events, newest first, filtered by status and cron, refreshing on their own. */
+export function EventsPage({ teamId }: { teamId: string }) {
+  const client = useTeamClient(teamId);
+  const { pathname, query } = useLocation();
+  const rawStatus = query.get('status');
+  const status = isStatus(rawStatus) ? rawStatus : undefined;
+  const cronId = query.get('cron_id') ?? undefined;
+  const page = Math.max(0, Number(query.get('page') ?? 0) || 0);
+  const [live, setLive] = useState(true);
+  // A key created in the guide stays on screen after the first event arrives: it is shown once.
+  const [keepGuide, setKeepGuide] = useState(false);
+
+  const load = useCallback(
+    (signal: AbortSignal) =>
+      client.events.list(
+        { page, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(cronId ? { cron_id: cronId } : {}) },
+        { signal },
+      ),
+    [client, page, status, cronId],
+  );
+  const events = useLoad(load, live ? REFRESH_MS : false);
+
+  const go = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(query);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === undefined) next.delete(name);
+      else next.set(name, value);
+    }
+    if (!('page' in changes)) next.delete('page');
+    const search = next.toString();
+    navigate(search ? `${pathname}?${search}` : pathname);
+  };
+
+  const filtered = status !== undefined || cronId !== undefined;
+  const data = events.data;
+  // Kept at one place in the tree, so the key it shows survives the first event's arrival.
+  const showGuide = keepGuide || (data?.pagination.total === 0 && !filtered);
+  return (
+    <section className="page">
+      <header className="page-header">
+        <h1>Events</h1>
+        <Link className="btn btn-primary" to={`/t/${teamId}/events/new`}>
+          New event
+        </Link>
+      </header>
+      <div className="toolbar">
+        <div className="segmented" role="group" aria-label="Status">
+          <button type="button" aria-pressed={!status} onClick={() => go({ status: undefined })}>
+            All
+          </button>
+          {STATUSES.map((value) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={status === value}
+              onClick={() => go({ status: value })}
+            >
+              {value}
+            </button>
+          ))}
+        </div>
+        {cronId ? (
+          <span className="chip">
+            Cron <Link to={`/t/${teamId}/crons/${cronId}`}>{cronId.slice(0, 8)}</Link>
+            <button
+              type="button"
+              aria-label="Show events of every cron"
+              onClick={() => go({ cron_id: undefined })}
+            >
+              ×
+            </button>
+          </span>
+        ) : null}
+        <label className="check live">
+          <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} />
+          Auto-refresh
+          {events.updatedAt ? (
+            <span className="muted"> · {events.updatedAt.toLocaleTimeString('en-GB')}</span>
+          ) : null}
+        </label>
+      </div>
+      <ErrorBanner error={events.error} title={data ? 'Could not refresh:' : 'Could not load the events:'} />
+      {showGuide ? (
+        <GetStarted
+          teamId={teamId}
+          onKeyCreated={() => setKeepGuide(true)}
+          onDismiss={data?.pagination.total ? () => setKeepGuide(false) : undefined}
+        />
+      ) : null}
+      {!data ? (
+        events.error ? null : (
+          <Loading />
+        )
+      ) : data.data.length === 0 ? (
+        showGuide ? null : (
+          <EmptyState title="No events match">
+            <p>Try another status{cronId ? ' or every cron' : ''}.</p>
+          </EmptyState>
+        )
+      ) : (
+        <>
+          <EventsTable teamId={teamId} events={data.data} />
+          <Pagination pagination={data.pagination} onPage={(next) => go({ page: String(next) })} />
+        </>
+      )}
+    </section>
+  );
+}

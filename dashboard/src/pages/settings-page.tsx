@@ -1,0 +1,25 @@
+import { CopyButton } from '../components/copy-button.js';
+import { KeysSection } from '../components/keys-section.js';
+import { MembersSection } from '../components/members-section.js';
+import { SigningSecretSection } from '../components/signing-secret-section.js';
+import { useSession } from '../session.js';
+
+/** Team settings: API keys, the signing secret, members. */
+export function SettingsPage({ teamId }: { teamId: string }) {
+  const { session } = useSession();
+  const team = session.teams.find((t) => t.id === teamId);
+  const isOwner = team?.role === 'owner';
+  return (
+    <section className="page">
+      <header className="page-header">
+        <h1>Settings of {team?.name ?? 'the team'}</h1>
+      </header>
+      <p className="muted">
+        Team id <code>{teamId}</code> <CopyButton text={teamId} /> · your role: {team?.role}
+      </p>
+      <KeysSection teamId={teamId} />
+      <SigningSecretSection teamId={teamId} isOwner={isOwner} />
+      <MembersSection teamId={teamId} isOwner={isOwner} />
+    </section>
+  );
+}

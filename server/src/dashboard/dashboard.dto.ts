@@ -1,0 +1,50 @@
+import type {
+  ApiKey as ApiKeyDto,
+  Member,
+  MyTeam,
+  SigningSecret,
+  User as UserDto,
+} from '@webhook-scheduler/contract';
+import type { ApiKey } from '../teams/api-key.entity.js';
+import type { MemberRow, MyTeamRow } from '../teams/members.service.js';
+import type { SigningSecrets } from '../teams/teams.service.js';
+import type { User } from '../users/user.entity.js';
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export function toUserDto(user: User): UserDto {
+  return { id: user.id, email: user.email, created_at: user.createdAt.toISOString() };
+}
+
+export function toMyTeamDto(team: MyTeamRow): MyTeam {
+  return { id: team.id, name: team.name, role: team.role, created_at: team.createdAt.toISOString() };
+}
+
+export function toMemberDto(member: MemberRow): Member {
+  return {
+    user_id: member.userId,
+    email: member.email,
+    role: member.role,
+    joined_at: member.joinedAt.toISOString(),
+  };
+}
+
+export function toApiKeyDto(key: ApiKey): ApiKeyDto {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: iso(key.lastUsedAt),
+    expires_at: iso(key.expiresAt),
+    revoked_at: iso(key.revokedAt),
+  };
+}
+
+export function toSigningSecretDto(secrets: SigningSecrets): SigningSecret {
+  return {
+    secret: secrets.current,
+    previous_secret: secrets.previous?.secret ?? null,
+    previous_expires_at: iso(secrets.previous?.expiresAt ?? null),
+  };
+}

@@ -1,0 +1,44 @@
+import { initServer } from '@ts-rest/express';
+import { dashboardContract } from '@webhook-scheduler/contract';
+import type { RouteDeps } from '../http/deps.js';
+import { sessionOf } from '../sessions/session.middleware.js';
+import {
+  addMember,
+  createTeamFor,
+  listMembers,
+  listMyTeams,
+  removeMember,
+} from '../teams/members.service.js';
+import { toMemberDto, toMyTeamDto } from './dashboard.dto.js';
+
+const s = initServer();
+
+export function teamsRouter({ orm, now }: RouteDeps) {
+  return s.router(dashboardContract.teams, {
+    list: async ({ req }) => {
+      const teams = await listMyTeams(orm.em, sessionOf(req).userId);
+      return { status: 200, body: { data: teams.map(toMyTeamDto) } };
+    },
+    create: async ({ body, req }) => {
+      const team = await createTeamFor(orm.em, sessionOf(req).userId, body.name, now());
+      return { status: 201, body: { data: toMyTeamDto(team) } };
+    },
+  });
+}
+
+export function membersRouter({ orm, now }: RouteDeps) {
+  return s.router(dashboardContract.members, {
+    list: async ({ params, req }) => {
+      const members = await listMembers(orm.em, sessionOf(req).userId, params.teamId);
+      return { status: 200, body: { data: members.map(toMemberDto) } };
+    },
+    add: async ({ params, body, req }) => {
+      const member = await addMember(orm.em, sessionOf(req).userId, params.teamId, body, now());
+      return { status: 201, body: { data: toMemberDto(member) } };
+    },
+    remove: async ({ params, req }) => {
+      await removeMember(orm.em, sessionOf(req).userId, params.teamId, params.userId);
+      return { status: 200, body: { data: { success: true } } };
+    },
+  });
+}
