@@ -5,6 +5,7 @@ import path from 'node:path';
 import { SlotPlanner } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { postmasterPid, treeCpuMs } from './cpu.ts';
 import {
   type Running,
   firstKey,
@@ -21,6 +22,8 @@ const PUNCTUALITY_SPREAD_MS = 10_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
 
 interface Setup {
+  /** Processes whose CPU time is measured: the service processes, PostgreSQL, the receiver. */
+  cpu: { service: number[]; postgres: number; receiver: number };
   db: pg.Client;
   teamId: string;
   key: string;
@@ -49,6 +52,7 @@ async function throughput(setup: Setup, receiverUrl: string) {
   );
   const plan = new SlotPlanner({ leadMs: 200, shards: 2 }).plan([dueAt], new Date());
   if (plan) await setup.db.query(plan.sql, plan.params);
+  const cpuBefore = await cpuOf(setup.cpu);
   const doneAt = await waitFor(
     async () => {
       const { rows } = await setup.db.query<{ n: string }>(
@@ -65,9 +69,17 @@ async function throughput(setup: Setup, receiverUrl: string) {
      from events where webhook_url = $1`,
     [`${receiverUrl}/throughput`],
   );
+  const cpuAfter = await cpuOf(setup.cpu);
+  const perDelivery = (key: keyof typeof cpuAfter) =>
+    Math.round(((cpuAfter[key] - cpuBefore[key]) * 1000) / THROUGHPUT_EVENTS);
   const seconds = (doneAt - dueAt.getTime()) / 1000;
   const row = rows[0];
   return {
+    cpuMicrosecondsPerDelivery: {
+      service: perDelivery('service'),
+      postgres: perDelivery('postgres'),
+      receiver: perDelivery('receiver'),
+    },
     events: THROUGHPUT_EVENTS,
     recordedPerSecond: Math.round(THROUGHPUT_EVENTS / seconds),
     sentPerSecond: row
@@ -149,6 +161,11 @@ async function rawLimit(receiverUrl: string) {
   return { requestsPerSecond: Math.round(THROUGHPUT_EVENTS / seconds) };
 }
 
+async function cpuOf(pids: Setup['cpu']) {
+  const service = (await Promise.all(pids.service.map(treeCpuMs))).reduce((a, b) => a + b, 0);
+  return { service, postgres: await treeCpuMs(pids.postgres), receiver: await treeCpuMs(pids.receiver) };
+}
+
 async function receiverStats(receiverUrl: string) {
   const stats = (await (await fetch(`${receiverUrl}/stats`)).json()) as {
     requests: number;
@@ -159,7 +176,7 @@ async function receiverStats(receiverUrl: string) {
   return stats;
 }
 
-async function run(schedulers: 1 | 2, receiverUrl: string) {
+async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) {
   const data = await freshDataDir();
   const processes: Running[] = [];
   try {
@@ -173,7 +190,12 @@ async function run(schedulers: 1 | 2, receiverUrl: string) {
     const db = await connect(data.dir);
     const key = firstKey(processes[0]!);
     const { rows } = await db.query<{ id: string }>('select team_id as id from api_keys limit 1');
-    const setup: Setup = { db, key, teamId: rows[0]!.id, apiUrl: `http://127.0.0.1:${PORT}`, processes };
+    const cpu = {
+      service: processes.map((running) => running.child.pid ?? 0),
+      postgres: await postmasterPid(data.dir),
+      receiver: receiverPid,
+    };
+    const setup: Setup = { cpu, db, key, teamId: rows[0]!.id, apiUrl: `http://127.0.0.1:${PORT}`, processes };
     await receiverStats(receiverUrl);
     const throughputResult = await throughput(setup, receiverUrl);
     const throughputReceived = await receiverStats(receiverUrl);
@@ -195,8 +217,8 @@ const receiver = await startReceiver();
 try {
   const raw = await rawLimit(receiver.url);
   await receiverStats(receiver.url);
-  const one = await run(1, receiver.url);
-  const two = await run(2, receiver.url);
+  const one = await run(1, receiver.url, receiver.child.pid ?? 0);
+  const two = await run(2, receiver.url, receiver.child.pid ?? 0);
   const result = {
     date: new Date().toISOString(),
     cpus: (await import('node:os')).cpus().length,
