@@ -68,10 +68,15 @@ export async function startService(
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...extra,
   });
-  await waitFor(
-    () => (/http:\/\/127\.0\.0\.1:\d+/.test(service.output()) ? true : undefined),
-    `the ${role} service`,
-  );
+  try {
+    await waitFor(
+      () => (/http:\/\/127\.0\.0\.1:\d+/.test(service.output()) ? true : undefined),
+      `the ${role} service`,
+    );
+  } catch (error) {
+    service.child.kill('SIGKILL');
+    throw error;
+  }
   return service;
 }
 

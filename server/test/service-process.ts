@@ -42,8 +42,11 @@ export async function startServiceProcess(
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 30_000;
   while (!LISTENING.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline)
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // Never leave it running: nothing else knows about it yet.
+      child.kill('SIGKILL');
       throw new Error(`the ${role} process did not start:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return {
