@@ -40,7 +40,11 @@ function firstStartBanner(url: string, first: { key: string; teamId: string }): 
   ];
 }
 
-/** Runs the service until SIGTERM or SIGINT, then shuts down gracefully. */
+/**
+ * Runs the service until SIGTERM or SIGINT, shuts down gracefully, and exits. The exit is explicit:
+ * once everything is stopped, Agenda can still hold a timer (its job watchdog, up to half a lock
+ * lifetime) that would otherwise keep the process alive for no reason.
+ */
 async function runService(role: Role): Promise<void> {
   const config = ctx.config();
   // Loaded here so the other commands do not load the HTTP stack and the scheduler.
@@ -49,32 +53,36 @@ async function runService(role: Role): Promise<void> {
     import('./service.js'),
   ]);
   const logger = createLogger(config.logLevel, process.stdout);
-  const service = await startService(config, role, logger);
+  const exit = (code: number) => logger.flush(() => process.exit(code));
+  let service: Awaited<ReturnType<typeof startService>>;
+  try {
+    service = await startService(config, role, logger);
+  } catch (error) {
+    ctx.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    exit(1);
+    return;
+  }
   startBanner(service.url, role).forEach(ctx.out);
   if (service.firstKey) firstStartBanner(service.url, service.firstKey).forEach(ctx.out);
 
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const shutdown = (signal: NodeJS.Signals) => {
-      if (stopping) return;
-      stopping = true;
-      logger.info({ signal }, 'shutting down');
-      service.stop().then(
-        () => {
-          logger.info('stopped');
-          logger.flush();
-          resolve();
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exitCode = 1;
-          resolve();
-        },
-      );
-    };
-    process.once('SIGTERM', shutdown);
-    process.once('SIGINT', shutdown);
-  });
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    service.stop().then(
+      () => {
+        logger.info('stopped');
+        exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }
 
 /** Entry point of the `webhook-scheduler` binary. */

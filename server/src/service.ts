@@ -42,6 +42,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   });
   let stopping = false;
   let scheduler: { instance: Scheduler; pool: pg.Pool } | undefined;
+  let keyCache: KeyCache | undefined;
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -54,7 +55,6 @@ export async function startService(config: Config, role: Role, logger: Logger): 
 
     let firstKey: RunningService['firstKey'];
     let app: Express;
-    let keyCache: KeyCache | undefined;
     if (role === 'scheduler') {
       app = express().use(opsRoutes({ isReady, registry }));
     } else {
@@ -93,7 +93,10 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       },
     };
   } catch (error) {
+    // A start that failed half-way (e.g. the port is taken) stops what it started, so the process exits.
+    await scheduler?.instance.drain(1000).catch(() => {});
     await scheduler?.pool.end();
+    await keyCache?.close();
     await db.close();
     throw error;
   }
