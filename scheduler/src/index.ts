@@ -1,4 +1,3 @@
-export { isMissed, planRecord } from './attempt.rules.js';
 export { createSender, type SenderOptions } from './delivery/send.js';
 export { allowedHostsProblem } from './delivery/ssrf-guard.js';
 export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
@@ -10,13 +9,5 @@ export type {
   WebhookOutcome,
   WebhookRequest,
 } from './ports.js';
-export { nextRetryDelay } from './retry-policy.js';
-export {
-  DEFAULT_TUNING,
-  createScheduler,
-  type Scheduler,
-  type SchedulerOptions,
-  type SchedulerTuning,
-} from './scheduler.js';
-export { SLOT_JOB, slotOf } from './timer/slot-jobs.js';
+export { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerTuning } from './scheduler.js';
 export { SlotPlanner, type SlotPlan } from './timer/slot-planner.js';

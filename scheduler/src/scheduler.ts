@@ -25,7 +25,7 @@ export interface SchedulerTuning {
   writeDelayMs: number;
 }
 
-export const DEFAULT_TUNING: SchedulerTuning = {
+const DEFAULT_TUNING: SchedulerTuning = {
   maxInFlight: 1000,
   claimBatch: 500,
   pollMs: 25,

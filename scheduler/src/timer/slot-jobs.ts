@@ -4,7 +4,7 @@ export const SLOT_JOB = 'deliver-slot';
 const SLOT_MS = 1000;
 
 /** A slot is the Unix second its events fall in. */
-export function slotOf(time: Date): number {
+function slotOf(time: Date): number {
   return Math.floor(time.getTime() / SLOT_MS);
 }
 

@@ -5,7 +5,7 @@ import { rawQuery } from '../db/raw-query.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { EventSchema } from '../events/event.entity.js';
 import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
-import { type Page, listNewestFirst } from '../shared/list.service.js';
+import { type Page, assertPageInRange } from '../shared/page.js';
 import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
 import { cronInputIssues, cronPreview } from './cron.rules.js';
@@ -29,7 +29,16 @@ function definition(input: ParsedCronInput) {
 
 export async function listCrons(em: EntityManager, teamId: string, query: ListQuery): Promise<Page<Cron>> {
   const where = query.is_active === undefined ? { teamId } : { teamId, isActive: query.is_active };
-  return listNewestFirst(em, CronSchema, where, query);
+  const total = await em.count(CronSchema, where);
+  assertPageInRange(query, total);
+  if (total === 0) return { items: [], total };
+  const items = await em.find(CronSchema, where, {
+    // Newest first, id as the tie-break, so pages are stable.
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    limit: query.limit,
+    offset: query.page * query.limit,
+  });
+  return { items, total };
 }
 
 /** Materializes an active cron's upcoming events and their slot jobs; returns the after-commit hook. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventStatus, ParsedEventInput } from '@webhook-scheduler/contract';
-import { AppError, BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
-import type { Page } from '../shared/list.service.js';
-import { isPageOutOfRange, outOfRangeMessage } from '../shared/pagination.rules.js';
+import { type Page, assertPageInRange } from '../shared/page.js';
 import { type Refusal, deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
 import {
   type EventDefinition,
@@ -52,9 +51,7 @@ export async function listEvents(
 ): Promise<Page<EventRow>> {
   const filter = { teamId, status: query.status, cronId: query.cron_id };
   const total = await countEvents(em, filter);
-  if (isPageOutOfRange(query.page, query.limit, total)) {
-    throw new AppError('INTERNAL_SERVER_ERROR', outOfRangeMessage(query.page, query.limit, total));
-  }
+  assertPageInRange(query, total);
   return { items: total === 0 ? [] : await pageOfEvents(em, filter, query), total };
 }
 
