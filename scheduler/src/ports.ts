@@ -46,13 +46,15 @@ export interface AttemptRecord {
 export interface EventStore {
   /**
    * Claims up to `limit` pending events due now by the database clock (and before `before`), oldest
-   * first, skipping rows others hold: `pending → processing` with `leaseToken`, expiring in `leaseMs`.
+   * first, skipping rows others hold: `pending → processing` with `leaseToken`, expiring in `leaseMs`,
+   * held by the process registered as `owner`.
    */
   claimDue(options: {
     before: Date;
     limit: number;
     leaseMs: number;
     leaseToken: string;
+    owner: number;
   }): Promise<ClaimedAttempt[]>;
   /** When the next pending event before `before` is due, or null. */
   nextDueAt(before: Date): Promise<Date | null>;
@@ -60,8 +62,8 @@ export interface EventStore {
   record(records: AttemptRecord[]): Promise<string[]>;
   /** Puts claimed attempts back to `pending` (lease-checked), e.g. when a worker stops before calling. */
   release(attempts: { id: string; leaseToken: string }[]): Promise<void>;
-  /** Attempts whose lease expired (their worker died or stalled), locked for this recovery. */
-  expiredLeases(limit: number): Promise<ClaimedAttempt[]>;
+  /** Attempts whose lease expired (their worker stalled or died) or whose owner is one of `deadOwners`. */
+  expiredLeases(limit: number, deadOwners: number[]): Promise<ClaimedAttempt[]>;
   /** Materializes upcoming occurrences of crons that need them; returns the new events' times. */
   topUpCrons(horizonMs: number, limit: number): Promise<Date[]>;
   /** Pending events already due (for the backlog gauge). */

@@ -1,13 +1,15 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { OwnerRegistry } from './liveness/owner-registry.js';
+import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
 import type { EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
 import { type SlotJobData, slotEnd } from './timer/slot-jobs.js';
 import type { SlotPlanner } from './timer/slot-planner.js';
 import { Capacity } from './worker/capacity.js';
-import { DeliveryWorker } from './worker/delivery-worker.js';
+import { DeliveryWorker, RECOVERY_BATCH } from './worker/delivery-worker.js';
 import { OutcomeWriter } from './worker/outcome-writer.js';
 
 /** Knobs with measured defaults; see bench/README.md. */
@@ -18,6 +20,8 @@ export interface SchedulerTuning {
   processEveryMs: number;
   slotConcurrency: number;
   reconcileEveryMs: number;
+  /** How often each process looks for dead scheduler processes whose leases it can take back. */
+  livenessEveryMs: number;
   /** A pending event this late is swept up by the reconcile job whatever its slot job did. */
   overdueGraceMs: number;
   cronHorizonMs: number;
@@ -32,6 +36,7 @@ const DEFAULT_TUNING: SchedulerTuning = {
   processEveryMs: 50,
   slotConcurrency: 8,
   reconcileEveryMs: 2000,
+  livenessEveryMs: 1000,
   overdueGraceMs: 2000,
   cronHorizonMs: 60_000,
   writeBatch: 500,
@@ -76,6 +81,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     plan.committed();
   };
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
+  const owners = new OwnerRegistry(pool.options, options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
   const writer = new OutcomeWriter(store, logger, {
     maxBatch: tuning.writeBatch,
@@ -86,12 +92,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const worker = new DeliveryWorker({
     store,
     sender: options.sender,
+    liveness: owners,
     capacity,
     writer,
     metrics,
     logger,
     options: {
       leaseMs,
+      timeoutMs: options.webhookTimeoutMs,
       claimBatch: tuning.claimBatch,
       pollMs: tuning.pollMs,
       missedToleranceMs: options.missedToleranceMs,
@@ -123,13 +131,49 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       }),
   });
 
+  // Independent of Agenda: a dead process may hold the reconcile job's lock.
+  const sweeps = new Set<Promise<unknown>>();
+  const watchOwners = async (): Promise<void> => {
+    const recovered = await recoverDeadOwners({
+      owners,
+      pool,
+      logger,
+      batch: RECOVERY_BATCH,
+      recoverLeases: (dead) => worker.recoverExpiredLeases(dead),
+    });
+    // They are overdue: deliver them now rather than at the next sweep.
+    if (recovered > 0 && !stopping.signal.aborted) {
+      const sweep = worker.deliverUntil(new Date(), stopping.signal).finally(() => sweeps.delete(sweep));
+      sweeps.add(sweep);
+    }
+  };
+  let watchingNow = false;
+  const watchOnce = () => {
+    if (watchingNow) return;
+    watchingNow = true;
+    watchOwners()
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'could not recover dead scheduler processes');
+      })
+      .finally(() => (watchingNow = false));
+  };
+  let watching: NodeJS.Timeout | undefined;
+
   return {
-    start: () => timer.start(),
+    start: async () => {
+      await owners.start();
+      await timer.start();
+      watching = setInterval(watchOnce, tuning.livenessEveryMs);
+      watchOnce();
+    },
     drain: async (timeoutMs) => {
       stopping.abort();
+      clearInterval(watching);
       await timer.drain(timeoutMs);
+      await Promise.all(sweeps);
       await writer.flush();
       await options.sender.close();
+      await owners.stop();
     },
   };
 }

@@ -48,6 +48,7 @@ describe('loadConfig webhook settings', () => {
     ['WEBHOOK_ALLOW_PRIVATE_TARGETS', 'yes'],
     ['SLOT_SHARDS', '0'],
     ['PORT', '70000'],
+    ['LEASE_GRACE', '500ms'],
   ])('stops with a reason naming %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });

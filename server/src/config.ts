@@ -82,7 +82,8 @@ const EnvSchema = z.object({
   DELIVERY_CONCURRENCY: positiveInt(1000),
   SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
   CRON_HORIZON: duration('1m'),
-  LEASE_GRACE: duration('30s'),
+  // A call must start within half the grace of its claim (the rest is for recording it).
+  LEASE_GRACE: duration('30s').refine((ms) => ms >= 1000, 'must be at least 1s'),
   TRUST_PROXY: trustProxy,
 });
 

@@ -31,6 +31,48 @@ describe('truncateUtf8', () => {
   it('keeps a body of at most 1024 bytes whole', () => {
     expect(truncateUtf8(bytes('héllo'), 1024)).toBe('héllo');
   });
+
+  it.each([
+    [
+      'a NUL right before the cut',
+      Buffer.concat([Buffer.alloc(1023, 0x61), Buffer.from([0]), bytes('tail')]),
+    ],
+    ['1024 NULs', Buffer.alloc(1024, 0)],
+    ['1024 invalid bytes', Buffer.alloc(1024, 0xff)],
+    [
+      'a lone continuation byte before the cut',
+      Buffer.concat([Buffer.alloc(1022, 0x61), Buffer.from([0x80, 0x61])]),
+    ],
+    [
+      'a truncated 4-byte sequence at the end',
+      Buffer.concat([Buffer.alloc(1021, 0x61), Buffer.from([0xf0, 0x9f, 0x98])]),
+    ],
+  ])('keeps at most 1024 bytes of valid UTF-8 without NUL for %s', (_name, body) => {
+    const kept = truncateUtf8(body, 1024);
+    expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(1024);
+    expect(kept).not.toContain('\0');
+    expect(Buffer.from(kept, 'utf8').toString('utf8')).toBe(kept);
+  });
+
+  it('replaces NUL with U+FFFD', () => {
+    expect(truncateUtf8(bytes('a\0b'), 1024)).toBe('a\uFFFDb');
+  });
+
+  it('keeps at most 1024 bytes of valid UTF-8 for any bytes', () => {
+    // A fixed-seed generator: invalid sequences, NULs and multi-byte characters in every mix.
+    let seed = 42;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    const alphabet = [
+      0x00, 0x61, 0x7f, 0x80, 0xbf, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xff,
+    ];
+    for (let run = 0; run < 2000; run += 1) {
+      const length = 1000 + (next() % 60);
+      const body = Buffer.from(Array.from({ length }, () => alphabet[next() % alphabet.length] ?? 0));
+      const kept = truncateUtf8(body, MAX_BODY_BYTES);
+      expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(MAX_BODY_BYTES);
+      expect(kept).not.toContain('\0');
+    }
+  });
 });
 
 describe('BodyCapture', () => {

@@ -31,14 +31,34 @@ export function captureHeaders(raw: Record<string, string | string[] | undefined
   return kept;
 }
 
-/** The first `limit` bytes of `bytes` as UTF-8, cut before a character that would be split. */
+/**
+ * The first `limit` bytes of `bytes` as text, cut before a character that would be split. Invalid
+ * sequences become U+FFFD and NUL (which PostgreSQL text cannot hold) too; either can take more bytes
+ * than it replaced, so the text is cut again to stay within `limit` bytes of valid UTF-8.
+ */
 export function truncateUtf8(bytes: Uint8Array, limit: number): string {
-  if (bytes.length <= limit) return decoder.decode(bytes);
-  let end = limit;
+  let end = Math.min(limit, bytes.length);
   // A continuation byte (10xxxxxx) right after the cut means the cut is inside a character:
   // move back to that character's lead byte (a UTF-8 character is at most 4 bytes).
-  while (end > 0 && limit - end < 3 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return decoder.decode(bytes.subarray(0, end));
+  if (end < bytes.length) {
+    while (end > 0 && limit - end < 3 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  }
+  return withinBytes(decoder.decode(bytes.subarray(0, end)).replaceAll('\0', '\uFFFD'), limit);
+}
+
+/** `text` cut at a character boundary to at most `limit` bytes of UTF-8. */
+function withinBytes(text: string, limit: number): string {
+  if (Buffer.byteLength(text) <= limit) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > limit) break;
+    bytes += size;
+    end += character.length;
+  }
+  return text.slice(0, end);
 }
 
 /**

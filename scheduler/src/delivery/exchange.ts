@@ -12,10 +12,13 @@ export interface ExchangeResult {
   failure: unknown;
   /** The deadline ended the exchange. */
   timedOut: boolean;
+  /** `mayStart` refused: no byte of the request was written. */
+  notStarted: boolean;
 }
 
 class ReadLimitReached extends Error {}
 class DeadlineExceeded extends Error {}
+class StartRefused extends Error {}
 
 /**
  * A raw undici handler rather than `request()`: no body stream, no AbortSignal, one timer — the
@@ -25,23 +28,29 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private readonly capture = new BodyCapture();
   private readonly deadline: NodeJS.Timeout;
+  private readonly deadlineAt: number;
   private settled = false;
   private status: number | null = null;
   private headers: Record<string, string> | null = null;
 
   constructor(
     timeoutMs: number,
+    private readonly mayStart: (() => boolean) | undefined,
     private readonly resolve: (result: ExchangeResult) => void,
   ) {
+    this.deadlineAt = performance.now() + timeoutMs;
     this.deadline = setTimeout(() => {
       this.expire();
     }, timeoutMs);
   }
 
+  /** Called right before the request is written: the last moment to decide not to send it. */
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    // Queued past the deadline (all connections busy): the outcome is already recorded.
-    if (this.settled) controller.abort(new DeadlineExceeded());
+    // Queued past the deadline (all connections busy), or the process stalled so long that the
+    // deadline's timer has not run yet: a request started now could end after its lease.
+    if (this.settled || performance.now() >= this.deadlineAt) controller.abort(new DeadlineExceeded());
+    else if (this.mayStart && !this.mayStart()) controller.abort(new StartRefused());
   }
 
   onResponseStart(
@@ -64,7 +73,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
 
   onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
     if (error instanceof ReadLimitReached) this.settle(undefined, false);
-    else this.settle(error, error instanceof DeadlineExceeded);
+    else this.settle(error, error instanceof DeadlineExceeded, error instanceof StartRefused);
   }
 
   private expire(): void {
@@ -72,26 +81,28 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     else this.controller.abort(new DeadlineExceeded());
   }
 
-  private settle(failure: unknown, timedOut: boolean): void {
+  private settle(failure: unknown, timedOut: boolean, notStarted = false): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.deadline);
     const body = this.status === null ? null : this.capture.text();
-    this.resolve({ status: this.status, headers: this.headers, body, failure, timedOut });
+    this.resolve({ status: this.status, headers: this.headers, body, failure, timedOut, notStarted });
   }
 }
 
 /**
  * Runs one request through `dispatcher` under a single deadline covering connect, response headers
- * and the body read. Never rejects.
+ * and the body read; `mayStart`, asked right before the request is written, can still cancel it.
+ * Never rejects.
  */
 export function exchange(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   timeoutMs: number,
+  mayStart?: () => boolean,
 ): Promise<ExchangeResult> {
   return new Promise((resolve) => {
-    const handler = new ExchangeHandler(timeoutMs, resolve);
+    const handler = new ExchangeHandler(timeoutMs, mayStart, resolve);
     try {
       dispatcher.dispatch(options, handler);
     } catch (error) {

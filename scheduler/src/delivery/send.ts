@@ -56,6 +56,11 @@ export interface SenderOptions {
 export interface Sender {
   /** Makes the call; never throws: every failure is an outcome. */
   send(request: WebhookRequest): Promise<WebhookOutcome>;
+  /**
+   * Makes the call unless `mayStart`, asked right before the request's first byte is written, says
+   * no: then nothing was sent and the result is undefined.
+   */
+  send(request: WebhookRequest, mayStart: () => boolean): Promise<WebhookOutcome | undefined>;
   /** Closes the pool after the calls in flight. */
   close(): Promise<void>;
 }
@@ -81,7 +86,11 @@ export function createSender(options: SenderOptions): Sender {
     bodyTimeout: options.timeoutMs + 1000,
     connect: guardedConnector(policy, resolve, options.timeoutMs),
   });
-  const send = (request: WebhookRequest): Promise<WebhookOutcome> => deliver(agent, options, request);
+  function send(request: WebhookRequest): Promise<WebhookOutcome>;
+  function send(request: WebhookRequest, mayStart: () => boolean): Promise<WebhookOutcome | undefined>;
+  function send(request: WebhookRequest, mayStart?: () => boolean): Promise<WebhookOutcome | undefined> {
+    return deliver(agent, options, request, mayStart);
+  }
   return { send, close: () => agent.close() };
 }
 
@@ -107,7 +116,8 @@ async function deliver(
   agent: Agent,
   options: SenderOptions,
   request: WebhookRequest,
-): Promise<WebhookOutcome> {
+  mayStart: (() => boolean) | undefined,
+): Promise<WebhookOutcome | undefined> {
   const startedAt = new Date();
   const started = performance.now();
   const outcome = (fields: Partial<WebhookOutcome>): WebhookOutcome => ({
@@ -144,7 +154,8 @@ async function deliver(
     headers: sent.headers,
     body: sent.body,
   };
-  const result = await exchange(agent, dispatch, options.timeoutMs);
+  const result = await exchange(agent, dispatch, options.timeoutMs, mayStart);
+  if (result.notStarted) return undefined;
   const { status, headers, body } = result;
   if (result.timedOut) {
     const phase = status === null ? '' : ' while reading the response body';

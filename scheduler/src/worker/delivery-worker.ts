@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { MAX_CLAIMS, interruptedOutcome, isMissed, missedOutcome, planRecord } from '../attempt.rules.js';
+import { type LeaseWindow, leaseWindow } from '../lease.rules.js';
+import type { Owner } from '../liveness/owner-registry.js';
 import type { DeliveryMetrics } from '../metrics.js';
 import type { ClaimedAttempt, EventStore, Sender, WebhookOutcome } from '../ports.js';
 import type { Capacity } from './capacity.js';
@@ -9,6 +11,8 @@ import type { OutcomeWriter } from './outcome-writer.js';
 export interface DeliveryWorkerOptions {
   /** How long a claim holds: longer than the webhook timeout plus the time to record the outcome. */
   leaseMs: number;
+  /** The longest a webhook call lasts. */
+  timeoutMs: number;
   /** Most events claimed by one query. */
   claimBatch: number;
   /** How often a running slot looks for events added to it after it started. */
@@ -16,9 +20,16 @@ export interface DeliveryWorkerOptions {
   missedToleranceMs: number;
 }
 
+/** Whether this process is alive as far as the others can tell (see OwnerRegistry). */
+export interface Liveness {
+  current(): Owner | undefined;
+  holds(epoch: number): boolean;
+}
+
 export interface DeliveryWorkerDeps {
   store: EventStore;
   sender: Sender;
+  liveness: Liveness;
   capacity: Capacity;
   writer: OutcomeWriter;
   metrics: DeliveryMetrics;
@@ -28,6 +39,8 @@ export interface DeliveryWorkerDeps {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
+/** Most attempts one lease recovery handles. */
+export const RECOVERY_BATCH = 500;
 
 /** Claims due events, sends each at its time, and hands the outcomes to the writer. */
 export class DeliveryWorker {
@@ -68,23 +81,27 @@ export class DeliveryWorker {
   }
 
   async #claim(until: Date, inFlight: Set<Promise<void>>): Promise<number> {
-    const { store, capacity, options } = this.deps;
+    const { store, capacity, options, liveness } = this.deps;
     await capacity.room();
+    const owner = liveness.current();
+    if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
     const reserved = capacity.take(options.claimBatch);
     let claimed: ClaimedAttempt[] = [];
+    // Taken before the claim is sent: however long the process then stalls, the lease cannot start earlier.
+    const lease = leaseWindow(performance.now(), owner.epoch, options);
     try {
       claimed = await store.claimDue({
         before: until,
         limit: reserved,
         leaseMs: options.leaseMs,
         leaseToken: randomUUID(),
+        owner: owner.id,
       });
     } finally {
       capacity.give(reserved - claimed.length);
     }
-    const deadline = Date.now() + options.leaseMs;
     for (const attempt of claimed) {
-      const delivery = this.#deliver(attempt, deadline).finally(() => {
+      const delivery = this.#deliver(attempt, lease).finally(() => {
         capacity.give(1);
         inFlight.delete(delivery);
       });
@@ -94,9 +111,9 @@ export class DeliveryWorker {
   }
 
   /** Never rejects: an unexpected error leaves the attempt to its lease (re-delivered after expiry). */
-  async #deliver(attempt: ClaimedAttempt, deadline: number): Promise<void> {
+  async #deliver(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
     try {
-      await this.#send(attempt, deadline);
+      await this.#send(attempt, lease);
     } catch (error) {
       this.deps.logger.error(
         { err: error, eventId: attempt.id, attempt: attempt.attempt },
@@ -105,60 +122,79 @@ export class DeliveryWorker {
     }
   }
 
-  async #send(attempt: ClaimedAttempt, deadline: number): Promise<void> {
-    const { options, metrics } = this.deps;
+  async #send(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
+    const { options, metrics, liveness } = this.deps;
     const now = new Date();
     if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs)) {
       metrics.delivered('missed', 0);
-      await this.#record(attempt, missedOutcome(attempt, now, options.missedToleranceMs), deadline, false);
+      await this.#record(attempt, missedOutcome(attempt, now, options.missedToleranceMs), lease, false);
+      return;
+    }
+    // Past this, another worker may already have the attempt: it is handed back, never sent (decision 23).
+    const mayStart = () => liveness.holds(lease.epoch);
+    if (performance.now() > lease.sendBy || !mayStart()) {
+      await this.#release(attempt);
       return;
     }
     metrics.inFlight.inc();
-    let outcome: WebhookOutcome;
+    let outcome: WebhookOutcome | undefined;
     try {
-      outcome = await this.deps.sender.send({
-        url: attempt.webhookUrl,
-        method: attempt.method,
-        headers: attempt.headers,
-        payload: attempt.payload,
-        webhookId: attempt.originalId,
-        signingSecrets: attempt.signingSecrets,
-      });
+      outcome = await this.deps.sender.send(
+        {
+          url: attempt.webhookUrl,
+          method: attempt.method,
+          headers: attempt.headers,
+          payload: attempt.payload,
+          webhookId: attempt.originalId,
+          signingSecrets: attempt.signingSecrets,
+        },
+        mayStart,
+      );
     } finally {
       metrics.inFlight.dec();
+    }
+    if (!outcome) {
+      await this.#release(attempt);
+      return;
     }
     metrics.delivered(
       outcome.ok ? 'success' : 'failure',
       outcome.startedAt.getTime() - attempt.scheduledAt.getTime(),
     );
-    await this.#record(attempt, outcome, deadline, true);
+    await this.#record(attempt, outcome, lease, true);
   }
 
   async #record(
     attempt: ClaimedAttempt,
     outcome: WebhookOutcome,
-    deadline: number,
+    lease: Pick<LeaseWindow, 'recordBy'>,
     executed: boolean,
   ): Promise<void> {
     const record = planRecord(attempt, outcome, randomUUID, { executed });
-    await this.deps.writer.add(record, deadline);
+    await this.deps.writer.add(record, lease.recordBy);
+  }
+
+  async #release(attempt: ClaimedAttempt): Promise<void> {
+    this.deps.logger.warn(
+      { eventId: attempt.id, attempt: attempt.attempt },
+      'released an attempt whose lease ran out before its call could start',
+    );
+    await this.deps.store.release([attempt]);
   }
 
   /**
    * Recovers attempts whose lease expired: re-delivered (at least once), except one that keeps
    * losing its worker, which is recorded as a failed attempt (and retried per its policy).
    */
-  async recoverExpiredLeases(): Promise<number> {
+  async recoverExpiredLeases(deadOwners: number[] = []): Promise<number> {
     const { store, options } = this.deps;
-    const expired = await store.expiredLeases(500);
+    const expired = await store.expiredLeases(RECOVERY_BATCH, deadOwners);
     const requeue = expired.filter((attempt) => attempt.claimCount < MAX_CLAIMS);
     const givingUp = expired.filter((attempt) => attempt.claimCount >= MAX_CLAIMS);
     if (requeue.length > 0) await store.release(requeue);
-    const deadline = Date.now() + options.leaseMs;
+    const lease = { recordBy: performance.now() + options.leaseMs };
     await Promise.all(
-      givingUp.map((attempt) =>
-        this.#record(attempt, interruptedOutcome(attempt, new Date()), deadline, true),
-      ),
+      givingUp.map((attempt) => this.#record(attempt, interruptedOutcome(attempt, new Date()), lease, true)),
     );
     if (expired.length > 0) {
       this.deps.logger.warn(

@@ -3,7 +3,7 @@ import type { AttemptRecord, EventStore } from '../ports.js';
 
 interface Pending {
   record: AttemptRecord;
-  /** After this the lease is gone: writing would be refused anyway. */
+  /** After this (on the monotonic clock, `performance.now()`) the lease is gone: writing would be refused anyway. */
   deadline: number;
   done: () => void;
 }
@@ -68,7 +68,7 @@ export class OutcomeWriter {
         });
         break;
       } catch (error) {
-        const now = Date.now();
+        const now = performance.now();
         const expired = live.filter((item) => item.deadline <= now);
         live = live.filter((item) => item.deadline > now);
         if (expired.length > 0) {

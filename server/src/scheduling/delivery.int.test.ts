@@ -108,6 +108,24 @@ describe('delivery', () => {
     expect(receiver.requests.filter((r) => r.path === '/redirected')).toHaveLength(0);
   });
 
+  it.each([
+    ['a NUL at the cut', `${'a'.repeat(1023)}\0tail`],
+    ['only NULs', '\0'.repeat(2000)],
+  ])('stores at most 1024 bytes of valid UTF-8 of a body with %s', async (_name, body) => {
+    const path = `/nul/${body.length}`;
+    receiver.reply(path, { body });
+    const event = await schedule({ webhook_url: receiver.url + path, scheduled_at: inMs(500) });
+    const done = await settled(event.id);
+    expect(done.status).toBe('success');
+    expect(done.response_body).not.toContain('\0');
+    const [stored] = await app.sql<{ bytes: number }>(
+      'select octet_length(response_body) as bytes from events where id = $1',
+      [event.id],
+    );
+    expect(stored?.bytes).toBeLessThanOrEqual(1024);
+    expect(stored?.bytes).toBeGreaterThan(1000);
+  });
+
   it('fails without a status when the connection is refused', async () => {
     const event = await schedule({ webhook_url: 'http://127.0.0.1:9/closed', scheduled_at: inMs(300) });
     const done = await settled(event.id);

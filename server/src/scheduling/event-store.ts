@@ -62,7 +62,7 @@ function recordInput(record: AttemptRecord) {
     executed_at: record.executedAt?.toISOString() ?? null,
     response_status: record.responseStatus,
     response_headers: record.responseHeaders,
-    response_body: withoutNul(record.responseBody),
+    response_body: record.responseBody,
     response_duration: record.responseDuration,
     response_error: withoutNul(record.responseError),
     original_id: record.originalId,
@@ -78,7 +78,7 @@ export function createEventStore(orm: MikroORM, planner: SlotPlanner, logger: Lo
   const em = () => orm.em.fork();
 
   return {
-    async claimDue({ before, limit, leaseMs, leaseToken }) {
+    async claimDue({ before, limit, leaseMs, leaseToken, owner }) {
       if (limit <= 0) return [];
       const rows = await rawQuery<AttemptRow>(
         em(),
@@ -90,13 +90,13 @@ export function createEventStore(orm: MikroORM, planner: SlotPlanner, logger: Lo
            for update skip locked
          ), claimed as (
            update events e
-           set status = 'processing', lease_token = $3, claim_count = e.claim_count + 1,
+           set status = 'processing', lease_token = $3, lease_owner = $5, claim_count = e.claim_count + 1,
                lease_expires_at = clock_timestamp() + $4 * interval '1 millisecond', updated_at = clock_timestamp()
            from due where e.id = due.id
            returning ${ATTEMPT_COLUMNS}
          )
          select e.*, ${SECRETS} from claimed e join teams t on t.id = e.team_id order by e.scheduled_at`,
-        [before, limit, leaseToken, leaseMs],
+        [before, limit, leaseToken, leaseMs, owner],
       );
       return rows.map(toAttempt);
     },
@@ -124,7 +124,7 @@ export function createEventStore(orm: MikroORM, planner: SlotPlanner, logger: Lo
            set status = i.status, executed_at = i.executed_at, response_status = i.response_status,
                response_headers = i.response_headers, response_body = i.response_body,
                response_duration = i.response_duration, response_error = i.response_error,
-               lease_token = null, lease_expires_at = null, updated_at = clock_timestamp()
+               lease_token = null, lease_owner = null, lease_expires_at = null, updated_at = clock_timestamp()
            from input i
            where e.id = i.id and e.lease_token = i.lease_token and e.status = 'processing'
            returning e.id, e.team_id, e.cron_id, e.webhook_url, e.method, e.headers, e.payload, e.retry_config
@@ -153,20 +153,22 @@ export function createEventStore(orm: MikroORM, planner: SlotPlanner, logger: Lo
       await rawQuery(
         em(),
         `update events e
-         set status = 'pending', lease_token = null, lease_expires_at = null, updated_at = clock_timestamp()
+         set status = 'pending', lease_token = null, lease_owner = null, lease_expires_at = null,
+             updated_at = clock_timestamp()
          from jsonb_to_recordset($1::jsonb) as i(id uuid, lease_token uuid)
          where e.id = i.id and e.lease_token = i.lease_token and e.status = 'processing'`,
         [JSON.stringify(attempts.map(({ id, leaseToken }) => ({ id, lease_token: leaseToken })))],
       );
     },
 
-    async expiredLeases(limit) {
+    async expiredLeases(limit, deadOwners) {
       const rows = await rawQuery<AttemptRow>(
         em(),
         `select ${ATTEMPT_COLUMNS}, ${SECRETS} from events e join teams t on t.id = e.team_id
-         where e.status = 'processing' and e.lease_expires_at < clock_timestamp()
+         where e.status = 'processing' and e.lease_expires_at is not null
+           and (e.lease_expires_at < clock_timestamp() or e.lease_owner = any($2))
          order by e.lease_expires_at limit $1`,
-        [limit],
+        [limit, deadOwners],
       );
       return rows.map(toAttempt);
     },

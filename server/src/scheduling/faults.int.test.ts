@@ -15,6 +15,11 @@ import {
   sendRequest,
   startTestApp,
 } from '../../test/harness.js';
+import {
+  deliveredIds as receivedIds,
+  scheduleMany as scheduleManyEvents,
+  statuses as eventStatuses,
+} from '../../test/fault-helpers.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
 import { type ServiceProcess, listeningUrl, startServiceProcess } from '../../test/service-process.js';
 
@@ -51,36 +56,10 @@ async function scheduler(): Promise<ServiceProcess> {
   return service;
 }
 
-/** Creates `count` events for `path`, all due at one instant, far enough ahead to create them all first. */
-async function scheduleMany(count: number, pathName: string): Promise<string[]> {
-  const at = new Date(Date.now() + 1500 + count * 10).toISOString();
-  const ids: string[] = [];
-  for (let i = 0; i < count; i += 50) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(50, count - i) }, () =>
-        app.request('POST', '/api/v1/events', {
-          key: team.key,
-          body: { webhook_url: `${receiver.url}${pathName}`, scheduled_at: at },
-        }),
-      ),
-    );
-    ids.push(...batch.map((response) => response.body.data.id as string));
-  }
-  return ids;
-}
-
-async function statuses(ids: string[]): Promise<Record<string, number>> {
-  const rows = await app.sql<{ status: string; n: string }>(
-    'select status, count(*) as n from events where id = any($1) group by status',
-    [ids],
-  );
-  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
-}
-
-const deliveredIds = (pathName: string) =>
-  receiver.requests
-    .filter((request) => request.path === pathName)
-    .map((request) => String(request.headers['webhook-id']));
+const scheduleMany = (count: number, pathName: string) =>
+  scheduleManyEvents(app, team, count, `${receiver.url}${pathName}`);
+const statuses = (ids: string[]) => eventStatuses(app, ids);
+const deliveredIds = (pathName: string) => receivedIds(receiver, pathName);
 
 describe('faults', () => {
   it(

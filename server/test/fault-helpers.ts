@@ -1,0 +1,40 @@
+import type { TestApp, TestTeam } from './harness.js';
+import type { Receiver } from './receiver.js';
+
+/** Creates `count` events for `url`, all due at one instant, far enough ahead to create them all first. */
+export async function scheduleMany(
+  app: TestApp,
+  team: TestTeam,
+  count: number,
+  url: string,
+): Promise<string[]> {
+  const at = new Date(Date.now() + 1500 + count * 10).toISOString();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(50, count - i) }, () =>
+        app.request('POST', '/api/v1/events', {
+          key: team.key,
+          body: { webhook_url: url, scheduled_at: at },
+        }),
+      ),
+    );
+    ids.push(...batch.map((response) => response.body.data.id as string));
+  }
+  return ids;
+}
+
+/** How many of `ids` are in each status. */
+export async function statuses(app: TestApp, ids: string[]): Promise<Record<string, number>> {
+  const rows = await app.sql<{ status: string; n: string }>(
+    'select status, count(*) as n from events where id = any($1) group by status',
+    [ids],
+  );
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+}
+
+/** The `webhook-id` of every request the receiver got on `path`, repeats included. */
+export const deliveredIds = (receiver: Receiver, path: string): string[] =>
+  receiver.requests
+    .filter((request) => request.path === path)
+    .map((request) => String(request.headers['webhook-id']));
