@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { BodyCapture, captureHeaders } from './capture.js';
+import { type ConnectionUse, resetBeforeRead, whenWritten } from './connection-use.js';
 
 /** What one HTTP exchange produced before it ended, failed or ran out of time. */
 export interface ExchangeResult {
@@ -14,6 +15,8 @@ export interface ExchangeResult {
   timedOut: boolean;
   /** `mayStart` refused: no byte of the request was written. */
   notStarted: boolean;
+  /** The receiver provably never read the request (see `resetBeforeRead`): it may be sent again. */
+  unread: boolean;
 }
 
 class ReadLimitReached extends Error {}
@@ -32,6 +35,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
   private settled = false;
   private status: number | null = null;
   private headers: Record<string, string> | null = null;
+  private connection: ConnectionUse | undefined;
 
   constructor(
     timeoutMs: number,
@@ -51,6 +55,7 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     // deadline's timer has not run yet: a request started now could end after its lease.
     if (this.settled || performance.now() >= this.deadlineAt) controller.abort(new DeadlineExceeded());
     else if (this.mayStart && !this.mayStart()) controller.abort(new StartRefused());
+    else whenWritten((use) => (this.connection = use));
   }
 
   onResponseStart(
@@ -85,8 +90,10 @@ class ExchangeHandler implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.deadline);
-    const body = this.status === null ? null : this.capture.text();
-    this.resolve({ status: this.status, headers: this.headers, body, failure, timedOut, notStarted });
+    const { status, headers } = this;
+    const body = status === null ? null : this.capture.text();
+    const unread = status === null && resetBeforeRead(this.connection, failure);
+    this.resolve({ status, headers, body, failure, timedOut, notStarted, unread });
   }
 }
 

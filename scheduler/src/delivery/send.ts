@@ -1,5 +1,5 @@
 import type { HttpMethod } from '@webhook-scheduler/contract';
-import { Agent } from 'undici';
+import { Agent, Client } from 'undici';
 import { exchange } from './exchange.js';
 import { describeFailure } from './failure.js';
 import { webhookSignature } from './sign.js';
@@ -67,6 +67,12 @@ export interface Sender {
 
 const CONNECTIONS_PER_ORIGIN = 128;
 
+/** The kept-alive connection pool, and a one-off connection for a call that must not reuse one. */
+interface Dispatchers {
+  pooled: Agent;
+  fresh: (origin: string) => Client;
+}
+
 /**
  * Creates the sender: redirects are never followed, at most 64 KiB of a response is read, and a
  * target the SSRF guard refuses fails permanently. Throws only on an invalid allow-list.
@@ -76,20 +82,27 @@ export function createSender(options: SenderOptions): Sender {
   const resolve: ResolveHost = options.lookup ?? systemResolve;
   // undici follows no redirects unless a redirect interceptor is composed in; none is. HTTP/1.1
   // only (undici 8 offers h2 by default): one request per connection keeps limits and aborts simple.
-  const agent = new Agent({
+  const connection = {
     allowH2: false,
-    connections: options.connectionsPerOrigin ?? CONNECTIONS_PER_ORIGIN,
     pipelining: 1,
     // The sender's own deadline rules; undici's idle timers only back it up (they run on a coarse
     // clock and would otherwise race it with a different message).
     headersTimeout: options.timeoutMs + 1000,
     bodyTimeout: options.timeoutMs + 1000,
     connect: guardedConnector(policy, resolve, options.timeoutMs),
+  };
+  const agent = new Agent({
+    ...connection,
+    connections: options.connectionsPerOrigin ?? CONNECTIONS_PER_ORIGIN,
   });
+  const dispatchers: Dispatchers = {
+    pooled: agent,
+    fresh: (origin) => new Client(origin, connection),
+  };
   function send(request: WebhookRequest): Promise<WebhookOutcome>;
   function send(request: WebhookRequest, mayStart: () => boolean): Promise<WebhookOutcome | undefined>;
   function send(request: WebhookRequest, mayStart?: () => boolean): Promise<WebhookOutcome | undefined> {
-    return deliver(agent, options, request, mayStart);
+    return deliver(dispatchers, options, request, mayStart);
   }
   return { send, close: () => agent.close() };
 }
@@ -113,7 +126,7 @@ function outgoing(request: WebhookRequest, userAgent: string, timestamp: number)
 }
 
 async function deliver(
-  agent: Agent,
+  dispatchers: Dispatchers,
   options: SenderOptions,
   request: WebhookRequest,
   mayStart: (() => boolean) | undefined,
@@ -154,7 +167,12 @@ async function deliver(
     headers: sent.headers,
     body: sent.body,
   };
-  const result = await exchange(agent, dispatch, options.timeoutMs, mayStart);
+  let result = await exchange(dispatchers.pooled, dispatch, options.timeoutMs, mayStart);
+  const left = options.timeoutMs - (performance.now() - started);
+  // A kept-alive connection the receiver had closed: it never read the request, which goes once
+  // more on a new connection within the same deadline.
+  if (result.unread && left > 0)
+    result = await exchangeOnce(dispatchers.fresh(origin), dispatch, left, mayStart);
   if (result.notStarted) return undefined;
   const { status, headers, body } = result;
   if (result.timedOut) {
@@ -172,6 +190,19 @@ async function deliver(
   }
   const ok = status !== null && status >= 200 && status < 300;
   return outcome({ ok, status, headers, body, error: ok || status === null ? null : statusError(status) });
+}
+
+async function exchangeOnce(
+  client: Client,
+  dispatch: Parameters<typeof exchange>[1],
+  timeoutMs: number,
+  mayStart: (() => boolean) | undefined,
+) {
+  try {
+    return await exchange(client, dispatch, timeoutMs, mayStart);
+  } finally {
+    client.destroy().catch(() => undefined);
+  }
 }
 
 function statusError(status: number): string {
