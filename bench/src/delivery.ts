@@ -2,7 +2,7 @@
 // next to the raw HTTP limit measured in the same run. Usage: npm run delivery -w bench
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { SlotPlanner } from '@webhook-scheduler/scheduler';
+import { Timers } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
@@ -50,8 +50,8 @@ async function throughput(setup: Setup, receiverUrl: string) {
      from generate_series(1, $4)`,
     [setup.teamId, dueAt, `${receiverUrl}/throughput`, THROUGHPUT_EVENTS],
   );
-  const plan = new SlotPlanner({ leadMs: 200, shards: 2 }).plan([dueAt], new Date());
-  if (plan) await setup.db.query(plan.sql, plan.params);
+  const timers = new Timers({ leadMs: 200, shards: 2 });
+  await timers.cover(setup.db, timers.uncovered([dueAt], new Date()), new Date());
   const cpuBefore = await cpuOf(setup.cpu);
   const doneAt = await waitFor(
     async () => {

@@ -1,5 +1,5 @@
 import { nextRetryDelay } from './retry-policy.js';
-import type { AttemptRecord, ClaimedAttempt, WebhookOutcome } from './ports.js';
+import type { AttemptRecord, ClaimedAttempt, RetryAttempt, WebhookOutcome } from './ports.js';
 
 /** How many times one attempt may be claimed before an ever-expiring lease counts as a failure. */
 export const MAX_CLAIMS = 3;
@@ -53,13 +53,21 @@ export function planRecord(
     outcome.ok || outcome.permanent || !attempt.retryConfig
       ? null
       : nextRetryDelay(attempt.retryConfig, retryNumber);
-  const retry =
+  const retry: RetryAttempt | null =
     delay === null
       ? null
       : {
           id: newId(),
           attempt: retryNumber,
           scheduledAt: new Date(outcome.startedAt.getTime() + outcome.durationMs + delay),
+          teamId: attempt.teamId,
+          cronId: attempt.cronId,
+          originalId: attempt.originalId,
+          webhookUrl: attempt.webhookUrl,
+          method: attempt.method,
+          headers: attempt.headers,
+          payload: attempt.payload,
+          retryConfig: attempt.retryConfig,
         };
   const finalStatus = outcome.ok ? 'success' : 'failed';
   const isOriginal = attempt.attempt === 0;

@@ -5,9 +5,11 @@ export type {
   AttemptRecord,
   ClaimedAttempt,
   EventStore,
+  RetryAttempt,
   Sender,
   WebhookOutcome,
   WebhookRequest,
 } from './ports.js';
 export { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerTuning } from './scheduler.js';
-export { SlotPlanner, type SlotPlan } from './timer/slot-planner.js';
+export { schedulerMigrations, type SchedulerMigration } from './schema/migrations.js';
+export { Timers, type SqlExecutor, type TimersOptions } from './timer/timers.js';

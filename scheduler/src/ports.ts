@@ -39,7 +39,23 @@ export interface AttemptRecord {
   originalStatus: 'success' | 'failed' | null;
   originalId: string;
   /** A retry to schedule after this attempt. */
-  retry: { id: string; attempt: number; scheduledAt: Date } | null;
+  retry: RetryAttempt | null;
+}
+
+/** The next attempt of a delivery: a new pending event with the same request, `retryOf` its original. */
+export interface RetryAttempt {
+  id: string;
+  /** n for retry n. */
+  attempt: number;
+  scheduledAt: Date;
+  teamId: string;
+  cronId: string | null;
+  originalId: string;
+  webhookUrl: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: RetryConfig | null;
 }
 
 /** Storage the scheduler needs; the server implements it over PostgreSQL. */
@@ -58,14 +74,17 @@ export interface EventStore {
   }): Promise<ClaimedAttempt[]>;
   /** When the next pending event before `before` is due, or null. */
   nextDueAt(before: Date): Promise<Date | null>;
-  /** Writes outcomes whose lease still holds, in one transaction; returns the ids recorded. */
+  /**
+   * Writes outcomes whose lease still holds and schedules the retries they plan (with their timers),
+   * in one transaction; returns the ids recorded.
+   */
   record(records: AttemptRecord[]): Promise<string[]>;
   /** Puts claimed attempts back to `pending` (lease-checked), e.g. when a worker stops before calling. */
   release(attempts: { id: string; leaseToken: string }[]): Promise<void>;
   /** Attempts whose lease expired (their worker stalled or died) or whose owner is one of `deadOwners`. */
   expiredLeases(limit: number, deadOwners: number[]): Promise<ClaimedAttempt[]>;
-  /** Materializes upcoming occurrences of crons that need them; returns the new events' times. */
-  topUpCrons(horizonMs: number, limit: number): Promise<Date[]>;
+  /** Materializes upcoming occurrences (with their timers) of crons that need them; returns how many. */
+  topUpCrons(horizonMs: number, limit: number): Promise<number>;
   /** Pending events already due (for the backlog gauge). */
   dueBacklog(): Promise<number>;
 }

@@ -6,8 +6,7 @@ import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
 import type { EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
-import { type SlotJobData, slotEnd } from './timer/slot-jobs.js';
-import type { SlotPlanner } from './timer/slot-planner.js';
+import { SLOT_JOB, type SlotJobData, slotEnd } from './timer/slot-jobs.js';
 import { Capacity } from './worker/capacity.js';
 import { DeliveryWorker, RECOVERY_BATCH } from './worker/delivery-worker.js';
 import { OutcomeWriter } from './worker/outcome-writer.js';
@@ -48,7 +47,6 @@ export interface SchedulerOptions {
   pool: Pool;
   store: EventStore;
   sender: Sender;
-  planner: SlotPlanner;
   logger: Logger;
   registry: Registry;
   /** Unique per process. */
@@ -70,24 +68,16 @@ export interface Scheduler {
 /** The delivery side of the service: Agenda as the timer, our rows and leases as the truth. */
 export function createScheduler(options: SchedulerOptions): Scheduler {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
-  const { store, logger, pool, planner } = options;
+  const { store, logger, pool } = options;
   const stopping = new AbortController();
   const leaseMs = options.webhookTimeoutMs + (options.leaseGraceMs ?? 30_000);
 
-  const ensureSlots = async (times: Date[]): Promise<void> => {
-    const plan = planner.plan(times, new Date());
-    if (!plan) return;
-    await pool.query(plan.sql, plan.params);
-    plan.committed();
-  };
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
   const owners = new OwnerRegistry(pool.options, options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
   const writer = new OutcomeWriter(store, logger, {
     maxBatch: tuning.writeBatch,
     maxDelayMs: tuning.writeDelayMs,
-    onRecorded: (records) =>
-      ensureSlots(records.flatMap((record) => (record.retry ? [record.retry.scheduledAt] : []))),
   });
   const worker = new DeliveryWorker({
     store,
@@ -111,8 +101,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     await store.topUpCrons(tuning.cronHorizonMs, 200);
     await worker.deliverUntil(new Date(Date.now() - tuning.overdueGraceMs), stopping.signal);
     await pool.query(
-      `delete from agenda_jobs where name = 'deliver-slot' and next_run_at is null and locked_at is null
+      `delete from agenda_jobs where name = $1 and next_run_at is null and locked_at is null
        and coalesce(last_finished_at, failed_at, created_at) < now() - interval '1 hour'`,
+      [SLOT_JOB],
     );
   };
 

@@ -5,7 +5,7 @@ import express, { type Express } from 'express';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
-import { SlotPlanner, createSender, createScheduler, type Scheduler } from '@webhook-scheduler/scheduler';
+import { Timers, createSender, createScheduler, type Scheduler } from '@webhook-scheduler/scheduler';
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
 import { KeyCache } from './auth/key-cache.js';
@@ -15,7 +15,7 @@ import { builtDashboardDir } from './dashboard/spa.router.js';
 import { type Database, openDatabase } from './db/database.js';
 import { opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
-import type { Scheduling } from './scheduling/slot-jobs.js';
+import type { Scheduling } from './shared/scheduling.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
 import { createPasswordHasher } from './users/password.js';
 
@@ -47,7 +47,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const scheduling: Scheduling = {
-      planner: new SlotPlanner({ leadMs: SLOT_LEAD_MS, shards: config.scheduler.slotShards }),
+      timers: new Timers({ leadMs: SLOT_LEAD_MS, shards: config.scheduler.slotShards }),
       cronHorizonMs: config.scheduler.cronHorizonMs,
     };
     const isReady = async () => !stopping && (await db.orm.isConnected());
@@ -115,14 +115,13 @@ async function startScheduler(
   pool.on('error', (error) => log.warn({ err: error }, 'timer connection lost'));
   const instance = createScheduler({
     pool,
-    store: createEventStore(db.orm, scheduling.planner, log),
+    store: createEventStore(db.orm, scheduling.timers),
     sender: createSender({
       timeoutMs: config.webhook.timeoutMs,
       allowPrivateTargets: config.webhook.allowPrivateTargets,
       allowedHosts: config.webhook.allowedHosts,
       userAgent: USER_AGENT,
     }),
-    planner: scheduling.planner,
     logger: log,
     registry,
     name: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
 import { generateApiKey } from '../src/auth/api-key.rules.js';
 import { type Cron, CronSchema } from '../src/crons/cron.entity.js';
-import { type Event, EventSchema } from '../src/events/event.entity.js';
+import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+import { rawQuery } from '../src/db/raw-query.js';
 import { ApiKeySchema } from '../src/teams/api-key.entity.js';
 
 // Cron-made originals are unique per (cron_id, scheduled_at): every factory event gets its own time.
@@ -48,7 +49,34 @@ function cronRow(teamId: string, overrides: Partial<Cron>): Cron {
   };
 }
 
-function eventRow(teamId: string, overrides: Partial<Event>): Event {
+/** An `events` row in any state, for tests that need one the API cannot make. */
+export interface EventFixture {
+  id: string;
+  teamId: string;
+  cronId: string | null;
+  retryOf: string | null;
+  attempt: number;
+  scheduledAt: Date;
+  executedAt: Date | null;
+  status: EventStatus;
+  webhookUrl: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: RetryConfig | null;
+  responseStatus: number | null;
+  responseHeaders: Record<string, string> | null;
+  responseBody: string | null;
+  responseDuration: number | null;
+  responseError: string | null;
+  leaseToken: string | null;
+  leaseExpiresAt: Date | null;
+  claimCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function eventRow(teamId: string, overrides: Partial<EventFixture>): EventFixture {
   const now = new Date();
   return {
     id: randomUUID(),
@@ -78,6 +106,22 @@ function eventRow(teamId: string, overrides: Partial<Event>): Event {
   };
 }
 
+async function insertEventRows(em: EntityManager, rows: EventFixture[]): Promise<void> {
+  await rawQuery(
+    em,
+    `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, executed_at, status, webhook_url,
+       method, headers, payload, retry_config, response_status, response_headers, response_body,
+       response_duration, response_error, lease_token, lease_expires_at, claim_count, created_at, updated_at)
+     select * from jsonb_to_recordset($1::jsonb) as r("id" uuid, "teamId" uuid, "cronId" uuid, "retryOf" uuid,
+       "attempt" smallint, "scheduledAt" timestamptz, "executedAt" timestamptz, "status" text, "webhookUrl" text,
+       "method" text, "headers" jsonb, "payload" jsonb, "retryConfig" jsonb, "responseStatus" int,
+       "responseHeaders" jsonb, "responseBody" text, "responseDuration" int, "responseError" text,
+       "leaseToken" uuid, "leaseExpiresAt" timestamptz, "claimCount" smallint, "createdAt" timestamptz,
+       "updatedAt" timestamptz)`,
+    [JSON.stringify(rows)],
+  );
+}
+
 /** Inserts a cron row directly, bypassing the API. */
 export async function makeCron(em: EntityManager, teamId: string, overrides: Partial<Cron> = {}) {
   const cron = em.create(CronSchema, cronRow(teamId, overrides));
@@ -101,23 +145,21 @@ export async function makeCrons(
  * Inserts an event row directly, in any state the API cannot reach by itself: cron-made
  * (`cronId`), a retry attempt (`retryOf`), processing, success or failed.
  */
-export async function makeEvent(em: EntityManager, teamId: string, overrides: Partial<Event> = {}) {
-  const event = em.create(EventSchema, eventRow(teamId, overrides));
-  await em.flush();
+export async function makeEvent(em: EntityManager, teamId: string, overrides: Partial<EventFixture> = {}) {
+  const [event] = await makeEvents(em, teamId, 1, () => overrides);
+  if (!event) throw new Error('no event made');
   return event;
 }
 
-/** Inserts `count` event rows in one flush; `overrides(i)` customises the i-th. */
+/** Inserts `count` event rows in one statement; `overrides(i)` customises the i-th. */
 export async function makeEvents(
   em: EntityManager,
   teamId: string,
   count: number,
-  overrides: (i: number) => Partial<Event> = () => ({}),
+  overrides: (i: number) => Partial<EventFixture> = () => ({}),
 ) {
-  const events = Array.from({ length: count }, (_, i) =>
-    em.create(EventSchema, eventRow(teamId, overrides(i))),
-  );
-  await em.flush();
+  const events = Array.from({ length: count }, (_, i) => eventRow(teamId, overrides(i)));
+  await insertEventRows(em, events);
   return events;
 }
 

@@ -6,7 +6,7 @@ import { adminQuery } from './admin-query.js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import {
-  SlotPlanner,
+  Timers,
   createSender,
   createScheduler,
   type Scheduler,
@@ -153,16 +153,16 @@ export async function startTestApp(
   const orm = await createOrm(db.connection, 5);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const now = options.now ?? (() => new Date());
-  const planner = new SlotPlanner({ leadMs: 200, shards: 2 });
+  const timers = new Timers({ leadMs: 200, shards: 2 });
   const keyCache = new KeyCache(db.connection, logger);
   await keyCache.start();
   const scheduler = options.scheduler
-    ? await startTestScheduler(db, orm, planner, options.scheduler)
+    ? await startTestScheduler(db, orm, timers, options.scheduler)
     : undefined;
   const app = createApp({
     orm,
     now,
-    scheduling: { planner, cronHorizonMs: 60_000 },
+    scheduling: { timers, cronHorizonMs: 60_000 },
     registry: new Registry(),
     logger,
     authenticate: createKeyAuthenticator(orm, keyCache, logger),
@@ -213,7 +213,7 @@ export async function startTestApp(
 export async function startTestScheduler(
   db: TestDatabase,
   orm: MikroORM,
-  planner: SlotPlanner,
+  timers: Timers,
   options: TestSchedulerOptions,
 ): Promise<{ scheduler: Scheduler; stop(): Promise<void> }> {
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -222,7 +222,7 @@ export async function startTestScheduler(
   const webhookTimeoutMs = options.webhookTimeoutMs ?? 5000;
   const scheduler = createScheduler({
     pool,
-    store: createEventStore(orm, planner, logger),
+    store: createEventStore(orm, timers),
     sender:
       options.sender ??
       createSender({
@@ -231,7 +231,6 @@ export async function startTestScheduler(
         allowedHosts: [],
         userAgent: 'test',
       }),
-    planner,
     logger,
     registry: new Registry(),
     name: `test-${randomBytes(3).toString('hex')}`,

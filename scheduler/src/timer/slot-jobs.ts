@@ -8,6 +8,11 @@ function slotOf(time: Date): number {
   return Math.floor(time.getTime() / SLOT_MS);
 }
 
+/** The distinct slots of `times`. */
+export function slotsOf(times: Date[]): number[] {
+  return [...new Set(times.map(slotOf))];
+}
+
 export function slotEnd(slot: number): Date {
   return new Date((slot + 1) * SLOT_MS);
 }
@@ -52,25 +57,19 @@ export function slotJobsInsert(
 /**
  * Remembers the future slots this process already gave a job, so a burst of events in the same
  * second inserts its job once. Only slots far enough ahead are trusted (their job cannot have run
- * yet); any other slot is always written, the insert being a no-op while its job exists. Slots are
- * remembered only once the transaction that inserted their job has committed.
+ * yet); any other slot is always written, the insert being a no-op while its job exists.
  */
 export class SlotMemory {
   readonly #known = new Set<number>();
 
   constructor(private readonly leadMs: number) {}
 
-  /** The slots of `times` that need an insert. */
-  needed(times: Date[], now: Date): number[] {
-    const needed = new Set<number>();
-    for (const time of times) {
-      const slot = slotOf(time);
-      if (!(this.#known.has(slot) && this.#trusted(slot, now))) needed.add(slot);
-    }
-    return [...needed];
+  /** The slots among `slots` that need an insert. */
+  needed(slots: number[], now: Date): number[] {
+    return slots.filter((slot) => !(this.#known.has(slot) && this.#trusted(slot, now)));
   }
 
-  /** Records slots whose job insert has committed. */
+  /** Records slots whose job was inserted. */
   remember(slots: number[], now: Date): void {
     for (const slot of slots) if (this.#trusted(slot, now)) this.#known.add(slot);
     if (this.#known.size > 10_000) {

@@ -11,8 +11,6 @@ interface Pending {
 export interface OutcomeWriterOptions {
   maxBatch: number;
   maxDelayMs: number;
-  /** Called with what was written, e.g. to give new retries their slot jobs. */
-  onRecorded: (records: AttemptRecord[]) => Promise<void>;
 }
 
 /**
@@ -63,9 +61,6 @@ export class OutcomeWriter {
     for (;;) {
       try {
         await this.store.record(live.map((item) => item.record));
-        await this.options.onRecorded(live.map((item) => item.record)).catch((error: unknown) => {
-          this.logger.warn({ err: error }, 'could not finish recording outcomes');
-        });
         break;
       } catch (error) {
         const now = performance.now();

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { nextOccurrences } from '@webhook-scheduler/scheduler';
-import { rawQuery } from '../db/raw-query.js';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+import { type Timers, nextOccurrences } from '@webhook-scheduler/scheduler';
+import { asDate, rawQuery } from '../db/raw-query.js';
+import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
 
 /** The fields of a cron that its events copy. */
 export interface CronDefinition {
@@ -10,10 +12,10 @@ export interface CronDefinition {
   cronExpression: string;
   timezone: string | null;
   webhookUrl: string;
-  method: string;
+  method: HttpMethod;
   headers: Record<string, string> | null;
   payload: unknown;
-  retryConfig: unknown;
+  retryConfig: RetryConfig | null;
   materializedUntil: Date | null;
 }
 
@@ -22,17 +24,12 @@ const MAX_MATERIALIZED = 100;
 /** A cron with no computable occurrence (e.g. one that only falls in DST gaps) is looked at again after this. */
 const RETRY_EMPTY_AFTER_MS = 60 * 60 * 1000;
 
-/**
- * Inserts the cron's upcoming occurrences as pending events (within `horizonMs`, at least one),
- * never before `now` (no back-fill), and moves `materialized_until`. The caller holds the cron row
- * locked; the unique (cron_id, scheduled_at) index makes a repeated occurrence a no-op.
- */
-export async function materializeOccurrences(
-  em: EntityManager,
+/** The cron's upcoming occurrences as pending events (within `horizonMs`, at least one, never before `now`). */
+function occurrencesOf(
   cron: CronDefinition,
   now: Date,
   horizonMs: number,
-): Promise<Date[]> {
+): { events: PendingEvent[]; until: Date } {
   const after = cron.materializedUntil && cron.materializedUntil > now ? cron.materializedUntil : now;
   let times: Date[] = [];
   try {
@@ -44,38 +41,96 @@ export async function materializeOccurrences(
   } catch {
     // An expression that no longer parses (e.g. stored before a grammar change) is skipped the same way.
   }
-  const last = times.at(-1);
-  if (!last) {
-    await rawQuery(em, 'update crons set materialized_until = $2 where id = $1', [
-      cron.id,
-      new Date(now.getTime() + RETRY_EMPTY_AFTER_MS),
-    ]);
-    return [];
-  }
-  await rawQuery(
-    em,
-    `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, status, webhook_url, method,
-                         headers, payload, retry_config, created_at, updated_at)
-     select o.id, $2, $1, null, 0, o.at, 'pending', $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $8
-     from unnest($9::uuid[], $10::timestamptz[]) as o(id, at)
-     on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null do nothing`,
-    [
-      cron.id,
-      cron.teamId,
-      cron.webhookUrl,
-      cron.method,
-      json(cron.headers),
-      json(cron.payload),
-      json(cron.retryConfig),
-      now,
-      times.map(() => randomUUID()),
-      times,
-    ],
-  );
-  await rawQuery(em, 'update crons set materialized_until = $2 where id = $1', [cron.id, last]);
-  return times;
+  const events = times.map((scheduledAt) => ({
+    id: randomUUID(),
+    teamId: cron.teamId,
+    cronId: cron.id,
+    retryOf: null,
+    attempt: 0,
+    scheduledAt,
+    webhookUrl: cron.webhookUrl,
+    method: cron.method,
+    headers: cron.headers,
+    payload: cron.payload,
+    retryConfig: cron.retryConfig,
+  }));
+  return { events, until: times.at(-1) ?? new Date(now.getTime() + RETRY_EMPTY_AFTER_MS) };
 }
 
-function json(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
+/**
+ * Inserts the crons' upcoming occurrences as pending events (no back-fill) and moves their
+ * `materialized_until`. The caller holds the cron rows locked; an occurrence that exists already
+ * is skipped. Returns how many occurrences there were.
+ */
+export async function materializeOccurrences(
+  tx: EntityManager,
+  timers: Timers,
+  crons: CronDefinition[],
+  now: Date,
+  horizonMs: number,
+): Promise<number> {
+  if (crons.length === 0) return 0;
+  const planned = crons.map((cron) => ({ cron, ...occurrencesOf(cron, now, horizonMs) }));
+  await rawQuery(
+    tx,
+    `update crons c set materialized_until = m.until
+     from unnest($1::uuid[], $2::timestamptz[]) as m(id, until) where c.id = m.id`,
+    [planned.map(({ cron }) => cron.id), planned.map(({ until }) => until)],
+  );
+  const events = planned.flatMap((plan) => plan.events);
+  await insertPendingEvents(tx, timers, events, now);
+  return events.length;
+}
+
+interface CronRow {
+  id: string;
+  team_id: string;
+  cron_expression: string;
+  timezone: string | null;
+  webhook_url: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retry_config: RetryConfig | null;
+  materialized_until: Date | string | null;
+}
+
+function toCronDefinition(row: CronRow): CronDefinition {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    cronExpression: row.cron_expression,
+    timezone: row.timezone,
+    webhookUrl: row.webhook_url,
+    method: row.method,
+    headers: row.headers,
+    payload: row.payload,
+    retryConfig: row.retry_config,
+    materializedUntil: row.materialized_until === null ? null : asDate(row.materialized_until),
+  };
+}
+
+/**
+ * Materializes the upcoming occurrences of up to `limit` active crons whose horizon runs out, in one
+ * transaction (crons other processes are topping up are skipped); returns how many there were.
+ */
+export async function topUpCrons(
+  orm: MikroORM,
+  timers: Timers,
+  { horizonMs, limit }: { horizonMs: number; limit: number },
+): Promise<number> {
+  return orm.em.fork().transactional(async (tx) => {
+    const crons = await rawQuery<CronRow>(
+      tx,
+      `select id, team_id, cron_expression, timezone, webhook_url, method, headers, payload, retry_config,
+              materialized_until
+       from crons
+       where is_active and (materialized_until is null or materialized_until < clock_timestamp() + $1 * interval '1 millisecond')
+       order by materialized_until nulls first
+       limit $2
+       for update skip locked`,
+      [horizonMs, limit],
+    );
+    return materializeOccurrences(tx, timers, crons.map(toCronDefinition), new Date(), horizonMs);
+  });
 }

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodies, expectBody, expectError } from '../../test/expect.js';
 import { cronBody, makeCron, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
-import { EventSchema } from '../events/event.entity.js';
 
 let app: TestApp;
 
@@ -31,7 +30,10 @@ async function createCron(team: TestTeam, body: object = cronBody()) {
 }
 
 async function eventIds(teamId: string, cronId: string): Promise<string[]> {
-  const rows = await app.orm.em.fork().find(EventSchema, { teamId, cronId }, { orderBy: { id: 'asc' } });
+  const rows = await app.sql<{ id: string }>(
+    'select id from events where team_id = $1 and cron_id = $2 order by id',
+    [teamId, cronId],
+  );
   return rows.map((row) => row.id);
 }
 
@@ -248,7 +250,10 @@ describe('PUT /api/v1/crons/:id', () => {
     expectBody(response, 200, bodies.cron);
 
     const kept = own.filter((event) => event.status !== 'pending').map((event) => event.id);
-    const after = await app.orm.em.fork().find(EventSchema, { teamId: team.teamId, cronId: cron.id });
+    const after = await app.sql<{ id: string; status: string; scheduledAt: Date }>(
+      'select id, status, scheduled_at as "scheduledAt" from events where team_id = $1 and cron_id = $2',
+      [team.teamId, cron.id],
+    );
     expect(
       after
         .filter((event) => event.status !== 'pending')

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { ParsedCronInput } from '@webhook-scheduler/contract';
-import { rawQuery } from '../db/raw-query.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import { EventSchema } from '../events/event.entity.js';
-import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
+import { deleteEventsOfCron, dropPendingEventsOfCron } from '../events/store/event-changes.js';
 import { type Page, assertPageInRange } from '../shared/page.js';
+import type { Scheduling } from '../shared/scheduling.js';
 import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
 import { cronInputIssues, cronPreview } from './cron.rules.js';
@@ -41,31 +40,10 @@ export async function listCrons(em: EntityManager, teamId: string, query: ListQu
   return { items, total };
 }
 
-/** Materializes an active cron's upcoming events and their slot jobs; returns the after-commit hook. */
-async function materialize(
-  tx: EntityManager,
-  cron: Cron,
-  now: Date,
-  scheduling: Scheduling,
-): Promise<() => void> {
-  if (!cron.isActive) return () => {};
-  const times = await materializeOccurrences(tx, cron, now, scheduling.cronHorizonMs);
-  return insertSlotJobs(tx, scheduling.planner, times, now);
-}
-
-/**
- * Deletes the cron's pending events. A pending retry attempt belongs to a delivery of the old
- * definition: it is dropped too, and its original, left without retries, ends `failed`.
- */
-async function dropPendingEvents(tx: EntityManager, cronId: string, now: Date): Promise<void> {
-  await rawQuery(
-    tx,
-    `with dropped as (delete from events where cron_id = $1 and status = 'pending' returning retry_of)
-     update events set status = 'failed', updated_at = $2
-     where id in (select retry_of from dropped where retry_of is not null)
-       and status = 'processing' and lease_token is null`,
-    [cronId, now],
-  );
+/** Materializes an active cron's upcoming events, with their timers. */
+async function materialize(tx: EntityManager, cron: Cron, now: Date, scheduling: Scheduling): Promise<void> {
+  if (cron.isActive)
+    await materializeOccurrences(tx, scheduling.timers, [cron], now, scheduling.cronHorizonMs);
 }
 
 export async function createCron(
@@ -76,8 +54,7 @@ export async function createCron(
   scheduling: Scheduling,
 ): Promise<Cron> {
   const changes = definition(input);
-  let committed = () => {};
-  const cron = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const created = tx.create(CronSchema, {
       id: randomUUID(),
       teamId,
@@ -87,11 +64,9 @@ export async function createCron(
       updatedAt: now,
     });
     await tx.flush();
-    committed = await materialize(tx, created, now, scheduling);
+    await materialize(tx, created, now, scheduling);
     return created;
   });
-  committed();
-  return cron;
 }
 
 export async function getCron(em: EntityManager, teamId: string, id: string): Promise<Cron> {
@@ -110,18 +85,15 @@ export async function replaceCron(
   scheduling: Scheduling,
 ): Promise<Cron> {
   const changes = definition(input);
-  let committed = () => {};
-  const cron = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const found = await tx.findOne(CronSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!found) throw new NotFoundError('Cron');
     tx.assign(found, { ...changes, materializedUntil: null, updatedAt: now });
     await tx.flush();
-    await dropPendingEvents(tx, id, now);
-    committed = await materialize(tx, found, now, scheduling);
+    await dropPendingEventsOfCron(tx, id, now);
+    await materialize(tx, found, now, scheduling);
     return found;
   });
-  committed();
-  return cron;
 }
 
 /** Deletes the cron and every event it created, in one transaction. */
@@ -129,7 +101,7 @@ export async function deleteCron(em: EntityManager, teamId: string, id: string):
   await em.transactional(async (tx) => {
     const cron = await tx.findOne(CronSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!cron) throw new NotFoundError('Cron');
-    await tx.nativeDelete(EventSchema, { cronId: id });
+    await deleteEventsOfCron(tx, id);
     tx.remove(cron);
     await tx.flush();
   });

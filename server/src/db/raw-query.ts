@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlExecutor } from '@webhook-scheduler/scheduler';
 import { CompiledQuery } from 'kysely';
 
 /**
@@ -18,4 +19,9 @@ export async function rawQuery<T>(
 /** MikroORM's `pg` type parsers leave timestamps as text; raw rows convert them here. */
 export function asDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
+}
+
+/** The entity manager's connection (its transaction when it has one) for the scheduler's own statements. */
+export function sqlExecutor(em: EntityManager): SqlExecutor {
+  return { query: (sql, params) => rawQuery(em, sql, params) };
 }

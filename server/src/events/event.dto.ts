@@ -1,6 +1,6 @@
 import type { Event as EventDto } from '@webhook-scheduler/contract';
 import { retryConfigDto } from '../shared/retry-config.dto.js';
-import type { EventRow } from './events.repository.js';
+import type { EventRow } from './store/event-row.js';
 
 const iso = (timestamp: string) => new Date(timestamp).toISOString();
 

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodies, expectBody, expectError } from '../../test/expect.js';
 import { eventBody, inFuture, makeCron, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
-import { EventSchema } from './event.entity.js';
 
 let app: TestApp;
 
@@ -29,7 +28,7 @@ async function createEvent(team: TestTeam, body: object = eventBody()) {
 }
 
 async function exists(id: string): Promise<boolean> {
-  return (await app.orm.em.fork().count(EventSchema, { id })) === 1;
+  return (await app.sql('select 1 from events where id = $1', [id])).length === 1;
 }
 
 describe('POST /api/v1/events', () => {

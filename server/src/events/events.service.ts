@@ -2,20 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventStatus, ParsedEventInput } from '@webhook-scheduler/contract';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
-import { type Scheduling, insertSlotJobs } from '../scheduling/slot-jobs.js';
 import { type Page, assertPageInRange } from '../shared/page.js';
+import type { Scheduling } from '../shared/scheduling.js';
 import { type Refusal, deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
-import {
-  type EventDefinition,
-  type EventRow,
-  countEvents,
-  deleteEventAndRetries,
-  findAttempts,
-  findEvent,
-  insertEvent,
-  pageOfEvents,
-  updateEventDefinition,
-} from './events.repository.js';
+import { type EventDefinition, deleteEventAndRetries, updateEventDefinition } from './store/event-changes.js';
+import type { EventRow } from './store/event-row.js';
+import { countEvents, findAttempts, findEvent, pageOfEvents } from './store/event-queries.js';
+import { insertPendingEvents } from './store/pending-events.js';
 
 type ListQuery = {
   page: number;
@@ -55,10 +48,7 @@ export async function listEvents(
   return { items: total === 0 ? [] : await pageOfEvents(em, filter, query), total };
 }
 
-/**
- * Schedules an event. Its slot job is written in the same transaction the first time this process
- * schedules into that second; otherwise the event is one statement.
- */
+/** Schedules an event: one statement, or a transaction with its second's timer job when it needs one. */
 export async function createEvent(
   em: EntityManager,
   teamId: string,
@@ -66,14 +56,16 @@ export async function createEvent(
   now: Date,
   scheduling: Scheduling,
 ): Promise<EventRow> {
-  const event = { ...definition(input, now), id: randomUUID(), teamId, now };
-  const plan = scheduling.planner.plan([event.scheduledAt], now);
-  if (!plan) return insertEvent(em, event);
-  const row = await em.transactional(async (tx) => {
-    await insertSlotJobs(tx, scheduling.planner, [event.scheduledAt], now);
-    return insertEvent(tx, event);
-  });
-  plan.committed();
+  const event = {
+    ...definition(input, now),
+    id: randomUUID(),
+    teamId,
+    cronId: null,
+    retryOf: null,
+    attempt: 0,
+  };
+  const [row] = await insertPendingEvents(em, scheduling.timers, [event], now, { returnRows: true });
+  if (!row) throw new Error('insert returned no row');
   return row;
 }
 
@@ -96,16 +88,12 @@ export async function replaceEvent(
   scheduling: Scheduling,
 ): Promise<EventRow> {
   const changes = definition(input, now);
-  let committed = () => {};
-  const row = await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const found = await findEvent(tx, teamId, id, { forUpdate: true });
     if (!found) throw new NotFoundError('Event');
     refuse(updateRefusal(stateOf(found)));
-    committed = await insertSlotJobs(tx, scheduling.planner, [changes.scheduledAt], now);
-    return updateEventDefinition(tx, id, { ...changes, now });
+    return updateEventDefinition(tx, scheduling.timers, id, { ...changes, now });
   });
-  committed();
-  return row;
 }
 
 /** Deletes a manual original event and its retry attempts. */

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AuthContext } from '../auth/key-authenticator.js';
-import type { Scheduling } from '../scheduling/slot-jobs.js';
+import type { Scheduling } from '../shared/scheduling.js';
 import type { SessionContext } from '../sessions/sessions.service.js';
 import type { SignInDeps } from '../sessions/sign-in.service.js';
 

@@ -1,5 +1,4 @@
-import { SlotPlanner } from '@webhook-scheduler/scheduler';
-import { pino } from 'pino';
+import { Timers } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
@@ -20,8 +19,7 @@ afterAll(async () => {
 });
 
 /** The scheduler's store, used directly to play a worker whose writes race others. */
-const eventStore = () =>
-  createEventStore(app.orm, new SlotPlanner({ leadMs: 200, shards: 1 }), pino({ level: 'silent' }));
+const eventStore = () => createEventStore(app.orm, new Timers({ leadMs: 200, shards: 1 }));
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -334,6 +332,14 @@ describe('recovery', () => {
           id: '00000000-0000-4000-8000-000000000006',
           attempt: 2,
           scheduledAt: new Date(Date.now() + 60_000),
+          teamId: team.teamId,
+          cronId: null,
+          originalId: original,
+          webhookUrl: `${receiver.url}/ended`,
+          method: 'POST',
+          headers: null,
+          payload: null,
+          retryConfig: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
         },
       },
     ]);

@@ -1,19 +1,41 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration } from '@mikro-orm/migrations';
+import { type SchedulerMigration, schedulerMigrations } from '@webhook-scheduler/scheduler';
 import { Migration20261121000000_initial } from './Migration20261121000000_initial.js';
-import { Migration20261121100000_scheduler } from './Migration20261121100000_scheduler.js';
+import { Migration20261121100000_claims_and_occurrences } from './Migration20261121100000_claims_and_occurrences.js';
 import { Migration20261121110000_api_key_notify } from './Migration20261121110000_api_key_notify.js';
 import { Migration20261121120000_count_indexes } from './Migration20261121120000_count_indexes.js';
 import { Migration20261121130000_event_totals } from './Migration20261121130000_event_totals.js';
 import { Migration20261122000000_dashboard } from './Migration20261122000000_dashboard.js';
-import { Migration20261123000000_scheduler_owners } from './Migration20261123000000_scheduler_owners.js';
+import { Migration20261123000000_lease_owner } from './Migration20261123000000_lease_owner.js';
 
-/** Every migration, in order. Listed explicitly so the compiled service needs no file globbing. */
+/** A step of the scheduler's own schema, run by the service's migrator in its turn. */
+function schedulerStep(name: string): MigrationObject {
+  const step = schedulerMigrations.find((migration) => migration.name === name);
+  if (!step) throw new Error(`the scheduler has no migration ${name}`);
+  return { name, class: runs(step) };
+}
+
+function runs(step: SchedulerMigration): MigrationObject['class'] {
+  return class extends Migration {
+    override up(): void {
+      for (const statement of step.statements) this.addSql(statement);
+    }
+  };
+}
+
+/**
+ * Every migration, the service's and the scheduler's, in order. Listed explicitly so the compiled
+ * service needs no file globbing; a name, once applied somewhere, never changes.
+ */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261121000000_initial', class: Migration20261121000000_initial },
-  { name: 'Migration20261121100000_scheduler', class: Migration20261121100000_scheduler },
+  { name: 'Migration20261121100000_scheduler', class: Migration20261121100000_claims_and_occurrences },
+  schedulerStep('Scheduler20261121100000_timer'),
   { name: 'Migration20261121110000_api_key_notify', class: Migration20261121110000_api_key_notify },
   { name: 'Migration20261121120000_count_indexes', class: Migration20261121120000_count_indexes },
   { name: 'Migration20261121130000_event_totals', class: Migration20261121130000_event_totals },
   { name: 'Migration20261122000000_dashboard', class: Migration20261122000000_dashboard },
-  { name: 'Migration20261123000000_scheduler_owners', class: Migration20261123000000_scheduler_owners },
+  schedulerStep('Scheduler20261123000000_owners'),
+  { name: 'Migration20261123000000_lease_owner', class: Migration20261123000000_lease_owner },
 ];

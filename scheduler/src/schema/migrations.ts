@@ -1,0 +1,72 @@
+import { SLOT_JOB } from '../timer/slot-jobs.js';
+
+/** One step of the scheduler's own schema, for the service's migrator to run in order. */
+export interface SchedulerMigration {
+  name: string;
+  statements: readonly string[];
+}
+
+/**
+ * Agenda's job table is created here, not by its backend (`ensureSchema: false`): that ensureSchema
+ * re-creates a trigger on every connect, and concurrent starts then fail with "tuple concurrently
+ * updated". The DDL is Agenda 6's postgres-backend schema, frozen. `if not exists`: databases made
+ * before the scheduler owned its schema already have these.
+ */
+const timer: SchedulerMigration = {
+  name: 'Scheduler20261121100000_timer',
+  statements: [
+    `create table if not exists agenda_jobs (
+      id uuid primary key default gen_random_uuid(),
+      name varchar(255) not null,
+      priority integer not null default 0,
+      next_run_at timestamptz,
+      type varchar(10) not null default 'normal' check (type in ('normal', 'single')),
+      locked_at timestamptz,
+      last_finished_at timestamptz,
+      failed_at timestamptz,
+      fail_count integer,
+      fail_reason text,
+      repeat_timezone varchar(100),
+      last_run_at timestamptz,
+      repeat_interval varchar(255),
+      data jsonb default '{}'::jsonb,
+      repeat_at varchar(255),
+      disabled boolean default false,
+      progress real,
+      fork boolean default false,
+      last_modified_by varchar(255),
+      debounce_started_at timestamptz,
+      start_date timestamptz,
+      end_date timestamptz,
+      skip_days jsonb,
+      created_at timestamptz default now(),
+      updated_at timestamptz default now()
+    )`,
+    `create index if not exists agenda_jobs_find_and_lock_idx
+      on agenda_jobs (name, next_run_at, priority desc, locked_at, disabled) where disabled = false`,
+    `create unique index if not exists agenda_jobs_single_job_idx on agenda_jobs (name) where type = 'single'`,
+    `create index if not exists agenda_jobs_locked_at_idx on agenda_jobs (locked_at) where locked_at is not null`,
+    `create index if not exists agenda_jobs_next_run_at_idx on agenda_jobs (next_run_at) where next_run_at is not null`,
+    // One timer job per occupied (slot, shard): inserting it again is a no-op.
+    `create unique index if not exists agenda_jobs_slot_idx on agenda_jobs ((data ->> 'key')) where name = '${SLOT_JOB}'`,
+  ],
+};
+
+/**
+ * Scheduler processes register here and hold an advisory lock on their id while they live, so the
+ * leases of one that died are taken back at once (see OwnerRegistry). Ids are never reused.
+ */
+const owners: SchedulerMigration = {
+  name: 'Scheduler20261123000000_owners',
+  statements: [
+    `create sequence if not exists scheduler_process_ids as integer`,
+    `create table if not exists scheduler_processes (
+      id integer primary key,
+      name text not null,
+      started_at timestamptz not null default now()
+    )`,
+  ],
+};
+
+/** The scheduler's schema, oldest first. */
+export const schedulerMigrations: readonly SchedulerMigration[] = [timer, owners];

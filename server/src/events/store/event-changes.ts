@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+import type { Timers } from '@webhook-scheduler/scheduler';
+import { rawQuery, sqlExecutor } from '../../db/raw-query.js';
+import { type EventRow, eventColumns, jsonParam } from './event-row.js';
+
+/** What a client defines of an event. */
+export interface EventDefinition {
+  webhookUrl: string;
+  scheduledAt: Date;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: RetryConfig | null;
+}
+
+/**
+ * Replaces a pending event's definition; its new time gets its timer job in the same transaction
+ * (the caller's, in which it holds the row locked).
+ */
+export async function updateEventDefinition(
+  tx: EntityManager,
+  timers: Timers,
+  id: string,
+  event: EventDefinition & { now: Date },
+): Promise<EventRow> {
+  const [row] = await rawQuery<EventRow>(
+    tx,
+    `update events set webhook_url = $2, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
+                       retry_config = $7::jsonb, updated_at = $8
+     where id = $1 returning ${eventColumns()}`,
+    [
+      id,
+      event.webhookUrl,
+      event.scheduledAt,
+      event.method,
+      jsonParam(event.headers),
+      jsonParam(event.payload),
+      jsonParam(event.retryConfig),
+      event.now,
+    ],
+  );
+  if (!row) throw new Error('update returned no row');
+  await timers.cover(sqlExecutor(tx), timers.uncovered([event.scheduledAt], event.now), event.now);
+  return row;
+}
+
+/** Deletes an original event and its retry attempts. */
+export async function deleteEventAndRetries(em: EntityManager, id: string): Promise<void> {
+  await rawQuery(em, 'delete from events where id = $1 or retry_of = $1', [id]);
+}
+
+/** Deletes every event a cron made. */
+export async function deleteEventsOfCron(em: EntityManager, cronId: string): Promise<void> {
+  await rawQuery(em, 'delete from events where cron_id = $1', [cronId]);
+}
+
+/**
+ * Deletes the cron's pending events. A pending retry attempt belongs to a delivery of the old
+ * definition: it is dropped too, and its original, left without retries, ends `failed`.
+ */
+export async function dropPendingEventsOfCron(tx: EntityManager, cronId: string, now: Date): Promise<void> {
+  await rawQuery(
+    tx,
+    `with dropped as (delete from events where cron_id = $1 and status = 'pending' returning retry_of)
+     update events set status = 'failed', updated_at = $2
+     where id in (select retry_of from dropped where retry_of is not null)
+       and status = 'processing' and lease_token is null`,
+    [cronId, now],
+  );
+}

@@ -1,0 +1,58 @@
+import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+
+/**
+ * An `events` row as the API shows it, as PostgreSQL returns it (timestamps as text, JSON parsed).
+ * This folder owns the `events` table: every statement on it lives here, with this one column list.
+ */
+export interface EventRow {
+  id: string;
+  team_id: string;
+  cron_id: string | null;
+  retry_of: string | null;
+  scheduled_at: string;
+  executed_at: string | null;
+  status: EventStatus;
+  webhook_url: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retry_config: RetryConfig | null;
+  response_status: number | null;
+  response_headers: Record<string, string> | null;
+  response_body: string | null;
+  response_duration: number | null;
+  response_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = [
+  'id',
+  'team_id',
+  'cron_id',
+  'retry_of',
+  'scheduled_at',
+  'executed_at',
+  'status',
+  'webhook_url',
+  'method',
+  'headers',
+  'payload',
+  'retry_config',
+  'response_status',
+  'response_headers',
+  'response_body',
+  'response_duration',
+  'response_error',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof EventRow)[];
+
+/** The select list of an {@link EventRow}, from the table under `alias` when given. */
+export function eventColumns(alias?: string): string {
+  return alias ? COLUMNS.map((column) => `${alias}.${column}`).join(', ') : COLUMNS.join(', ');
+}
+
+/** A JSON column's parameter: SQL NULL for null (a `null` payload means no body). */
+export const jsonParam = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);

@@ -1,0 +1,82 @@
+import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresql';
+import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+import type { Timers } from '@webhook-scheduler/scheduler';
+import { rawQuery, sqlExecutor } from '../../db/raw-query.js';
+import { type EventRow, eventColumns } from './event-row.js';
+
+/** An event to schedule: from the API, a retry attempt, a cron occurrence — every pending event. */
+export interface PendingEvent {
+  id: string;
+  teamId: string;
+  cronId: string | null;
+  retryOf: string | null;
+  /** 0 for an original, n for retry n. */
+  attempt: number;
+  scheduledAt: Date;
+  webhookUrl: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: RetryConfig | null;
+}
+
+const INSERT = `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, status, webhook_url,
+                                    method, headers, payload, retry_config, created_at, updated_at)
+  select d.id, d.team_id, d.cron_id, d.retry_of, d.attempt, d.scheduled_at, 'pending', d.webhook_url, d.method,
+         d.headers, d.payload, d.retry_config, $2, $2
+  from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, attempt smallint,
+       scheduled_at timestamptz, webhook_url text, method text, headers jsonb, payload jsonb, retry_config jsonb)
+  -- A cron occurrence that exists already (another process materialized it) is skipped.
+  on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null do nothing`;
+
+function draft(event: PendingEvent) {
+  return {
+    id: event.id,
+    team_id: event.teamId,
+    cron_id: event.cronId,
+    retry_of: event.retryOf,
+    attempt: event.attempt,
+    scheduled_at: event.scheduledAt,
+    webhook_url: event.webhookUrl,
+    method: event.method,
+    headers: event.headers,
+    payload: event.payload,
+    retry_config: event.retryConfig,
+  };
+}
+
+/**
+ * The one way in for pending events: inserts them and, in the same transaction, the timer jobs of
+ * the seconds they fall in (joining the caller's transaction, or opening one when a timer job is
+ * needed). Returns the rows inserted, in the order given, when `returnRows` asks for them.
+ */
+export async function insertPendingEvents(
+  em: EntityManager,
+  timers: Timers,
+  events: PendingEvent[],
+  now: Date,
+  { returnRows = false }: { returnRows?: boolean } = {},
+): Promise<EventRow[]> {
+  if (events.length === 0) return [];
+  const params = [JSON.stringify(events.map(draft)), now];
+  const insert = (tx: EntityManager) =>
+    rawQuery<EventRow>(tx, returnRows ? `${INSERT} returning ${eventColumns()}` : INSERT, params);
+  const slots = timers.uncovered(
+    events.map((event) => event.scheduledAt),
+    now,
+  );
+  const rows =
+    slots.length === 0
+      ? await insert(em)
+      : await em.transactional(
+          async (tx) => {
+            const inserted = await insert(tx);
+            await timers.cover(sqlExecutor(tx), slots, now);
+            return inserted;
+          },
+          { propagation: TransactionPropagation.REQUIRED },
+        );
+  if (!returnRows) return [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return events.flatMap((event) => byId.get(event.id) ?? []);
+}
