@@ -106,11 +106,20 @@ function hasInvisibleCharacters(value: string): boolean {
   return false;
 }
 
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+// Validity first: "not a url" has spaces too, but what is wrong with it is that it is no URL at all.
 function webhookUrlProblem(value: string): string | undefined {
-  if (hasInvisibleCharacters(value)) return 'webhook_url must not contain whitespace or control characters';
-  if (!URL.canParse(value)) {
-    return 'webhook_url must be an absolute http:// or https:// URL (relative paths cannot be called)';
+  const trimmed = value.trim();
+  if (!URL.canParse(trimmed)) {
+    if (!SCHEME.test(trimmed)) {
+      return 'webhook_url is not a valid URL: it must be absolute, such as https://example.com/hook';
+    }
+    return /\s/.test(trimmed)
+      ? 'webhook_url is not a valid URL: it contains whitespace'
+      : 'webhook_url is not a valid URL';
   }
+  if (hasInvisibleCharacters(value)) return 'webhook_url must not contain whitespace or control characters';
   const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `webhook_url must use http or https, not ${url.protocol.slice(0, -1)}`;
