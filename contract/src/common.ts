@@ -53,19 +53,18 @@ export type EventStatus = z.infer<typeof EventStatus>;
 /** Bounds of the retry configuration. */
 export const RETRY_LIMITS = { maxRetries: { min: 1, max: 10 }, backoffMs: { min: 100, max: 5000 } } as const;
 
+function boundedInteger(name: string, { min, max }: { min: number; max: number }, unit = '') {
+  const bounds = `${name} must be from ${min} to ${max}${unit}`;
+  return z.number().int(`${name} must be a whole number`).min(min, bounds).max(max, bounds);
+}
+
 const retryFields = {
-  maxRetries: z
-    .number()
-    .int()
-    .min(RETRY_LIMITS.maxRetries.min)
-    .max(RETRY_LIMITS.maxRetries.max)
-    .describe('How many retries after the first attempt fails (1–10).'),
-  backoffMs: z
-    .number()
-    .int()
-    .min(RETRY_LIMITS.backoffMs.min)
-    .max(RETRY_LIMITS.backoffMs.max)
-    .describe('Base delay in milliseconds (100–5000).'),
+  maxRetries: boundedInteger('maxRetries', RETRY_LIMITS.maxRetries).describe(
+    'How many retries after the first attempt fails (1–10).',
+  ),
+  backoffMs: boundedInteger('backoffMs', RETRY_LIMITS.backoffMs, ' milliseconds').describe(
+    'Base delay in milliseconds (100–5000).',
+  ),
 };
 const BackoffType = z
   .enum(['exponential', 'linear'])

@@ -1,9 +1,9 @@
 import type { Cron } from '@webhook-scheduler/sdk';
 import { type SubmitEvent, useCallback, useMemo, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
-import { ApiError, fieldError, toApiError } from '../api/errors.js';
+import { ApiError, fieldError, formBanner, isNotFound, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { CronPreview } from '../components/cron-preview.js';
+import { CronPreview, useSchedulePreview } from '../components/cron-preview.js';
 import { ErrorBanner, Loading } from '../components/feedback.js';
 import { Field } from '../components/field.js';
 import { RequestFieldsEditor } from '../components/request-fields-editor.js';
@@ -15,8 +15,21 @@ import {
   requestBodyOf,
   requestFieldsOf,
 } from '../lib/request-fields.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
+import { NotFound } from './not-found.js';
+
+/** The fields the form shows: a problem of any other is spelled out in the banner. */
+const SHOWN_FIELDS = [
+  'cron_expression',
+  'timezone',
+  'webhook_url',
+  'method',
+  'payload',
+  'headers',
+  'retry_config',
+];
 
 /** Creating a cron, or editing one (a save replaces its pending events). */
 export function CronFormPage({ teamId, cronId }: { teamId: string; cronId?: string }) {
@@ -26,6 +39,9 @@ export function CronFormPage({ teamId, cronId }: { teamId: string; cronId?: stri
     [client, cronId],
   );
   const existing = useLoad<Cron | undefined>(load);
+  const title = cronId ? `Cron ${existing.data?.cron_expression ?? ''}`.trim() : 'New cron';
+  useTeamTitle(teamId, isNotFound(existing.error) ? null : title);
+  if (isNotFound(existing.error)) return <NotFound what="cron" teamId={teamId} />;
   if (cronId && !existing.data) return existing.error ? <ErrorBanner error={existing.error} /> : <Loading />;
   return <CronForm teamId={teamId} existing={existing.data} />;
 }
@@ -76,12 +92,15 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
   const [active, setActive] = useState(existing?.is_active ?? true);
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
+  const preview = useSchedulePreview(expression, timezone);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const request = requestBodyOf(fields);
     if ('problems' in request) {
-      setError(new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', request.problems));
+      // Not sent: the preview's check of the schedule joins the local problems, so all show at once.
+      const problems = { ...preview.result.error?.fields, ...request.problems };
+      setError(new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', problems));
       return;
     }
     setBusy(true);
@@ -131,7 +150,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
       </header>
       <form className="columns columns-form" onSubmit={submit} noValidate>
         <div className="span-all">
-          <ErrorBanner error={error} />
+          <ErrorBanner error={formBanner(error, SHOWN_FIELDS)} />
         </div>
         <section className="card" aria-labelledby="schedule-title">
           <h2 id="schedule-title">Schedule</h2>
@@ -165,7 +184,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
             ))}
           </div>
           <TimeZoneField value={timezone} onChange={setTimezone} error={fieldError(error, 'timezone')} />
-          <CronPreview expression={expression} timezone={timezone} />
+          <CronPreview preview={preview} />
         </section>
         <section className="card" aria-labelledby="request-title">
           <h2 id="request-title">Request</h2>
