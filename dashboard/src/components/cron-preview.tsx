@@ -21,7 +21,19 @@ const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 export interface SchedulePreview {
   /** The expression, once typing settled; empty when there is none. */
   expression: string;
+  /** The time zone, once typing settled; empty for UTC. */
+  timezone: string;
   result: Loaded<Preview | undefined>;
+}
+
+/** The preview's field problems when it is up to date with what the form holds, none otherwise. */
+export function currentProblems(
+  preview: SchedulePreview,
+  expression: string,
+  timezone: string,
+): Record<string, string> {
+  const current = preview.expression === expression.trim() && preview.timezone === timezone.trim();
+  return current && !preview.result.loading ? { ...preview.result.error?.fields } : {};
 }
 
 /**
@@ -48,7 +60,7 @@ export function useSchedulePreview(expression: string, timezone: string): Schedu
           ),
     [settledExpression, settledZone],
   );
-  return { expression: settledExpression, result: useLoad(load) };
+  return { expression: settledExpression, timezone: settledZone, result: useLoad(load) };
 }
 
 /** The next runs of a schedule, in its time zone and in the viewer's. */

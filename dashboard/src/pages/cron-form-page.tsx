@@ -1,12 +1,13 @@
 import type { Cron } from '@webhook-scheduler/sdk';
-import { type SubmitEvent, useCallback, useMemo, useState } from 'react';
+import { type SubmitEvent, useCallback, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
 import { ApiError, fieldError, formBanner, isNotFound, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { CronPreview, useSchedulePreview } from '../components/cron-preview.js';
+import { CronPreview, currentProblems, useSchedulePreview } from '../components/cron-preview.js';
 import { ErrorBanner, Loading } from '../components/feedback.js';
 import { Field } from '../components/field.js';
 import { RequestFieldsEditor } from '../components/request-fields-editor.js';
+import { TimeZoneField } from '../components/time-zone-field.js';
 import { SCHEDULE_EXAMPLES } from '../lib/cron-fields.js';
 import { viewerTimeZone } from '../lib/format.js';
 import {
@@ -46,42 +47,6 @@ export function CronFormPage({ teamId, cronId }: { teamId: string; cronId?: stri
   return <CronForm teamId={teamId} existing={existing.data} />;
 }
 
-function TimeZoneField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
-  const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
-  return (
-    <Field
-      label="Time zone"
-      error={error}
-      hint="The schedule is read in this zone, daylight saving included. Empty means UTC."
-    >
-      {(props) => (
-        <>
-          <input
-            {...props}
-            list="time-zones"
-            placeholder="UTC"
-            value={value}
-            onChange={(e) => onChange(e.target.value)}
-          />
-          <datalist id="time-zones">
-            {zones.map((zone) => (
-              <option key={zone} value={zone} />
-            ))}
-          </datalist>
-        </>
-      )}
-    </Field>
-  );
-}
-
 function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undefined }) {
   const client = useTeamClient(teamId);
   const [fields, setFields] = useState<RequestFields>(() =>
@@ -90,19 +55,27 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
   const [expression, setExpression] = useState(existing?.cron_expression ?? '*/5 * * * *');
   const [timezone, setTimezone] = useState(existing ? (existing.timezone ?? '') : viewerTimeZone());
   const [active, setActive] = useState(existing?.is_active ?? true);
-  const [error, setError] = useState<ApiError>();
+  const [apiError, setApiError] = useState<ApiError>();
+  // Problems found before sending: the request is not sent, so the preview's check of the
+  // schedule stands in for the API's and shows with them (as soon as it is up to date).
+  const [localProblems, setLocalProblems] = useState<Record<string, string>>();
   const [busy, setBusy] = useState(false);
   const preview = useSchedulePreview(expression, timezone);
+  const error = localProblems
+    ? new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', {
+        ...currentProblems(preview, expression, timezone),
+        ...localProblems,
+      })
+    : apiError;
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const request = requestBodyOf(fields);
     if ('problems' in request) {
-      // Not sent: the preview's check of the schedule joins the local problems, so all show at once.
-      const problems = { ...preview.result.error?.fields, ...request.problems };
-      setError(new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', problems));
+      setLocalProblems(request.problems);
       return;
     }
+    setLocalProblems(undefined);
     setBusy(true);
     const input = {
       ...request.body,
@@ -115,7 +88,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
       () => navigate(`/t/${teamId}/crons`),
       (failure: unknown) => {
         setBusy(false);
-        setError(toApiError(failure));
+        setApiError(toApiError(failure));
       },
     );
   };
