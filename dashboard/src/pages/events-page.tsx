@@ -20,7 +20,10 @@ const ORDER = {};
 
 const isStatus = (value: string | null): value is EventStatus => STATUSES.includes(value as EventStatus);
 
-/** The team's events, newest first with retries under their original, filtered by status and cron, refreshing on their own. */
+/**
+ * The team's events, newest first with retries under their original, filtered by status and cron,
+ * refreshing on their own.
+ */
 export function EventsPage({ teamId }: { teamId: string }) {
   const client = useTeamClient(teamId);
   const { pathname, query } = useLocation();
