@@ -53,19 +53,18 @@ export type EventStatus = z.infer<typeof EventStatus>;
 /** Bounds of the retry configuration. */
 export const RETRY_LIMITS = { maxRetries: { min: 1, max: 10 }, backoffMs: { min: 100, max: 5000 } } as const;
 
+function boundedInteger(name: string, { min, max }: { min: number; max: number }, unit = '') {
+  const bounds = `${name} must be from ${min} to ${max}${unit}`;
+  return z.number().int(`${name} must be a whole number`).min(min, bounds).max(max, bounds);
+}
+
 const retryFields = {
-  maxRetries: z
-    .number()
-    .int()
-    .min(RETRY_LIMITS.maxRetries.min)
-    .max(RETRY_LIMITS.maxRetries.max)
-    .describe('How many retries after the first attempt fails (1–10).'),
-  backoffMs: z
-    .number()
-    .int()
-    .min(RETRY_LIMITS.backoffMs.min)
-    .max(RETRY_LIMITS.backoffMs.max)
-    .describe('Base delay in milliseconds (100–5000).'),
+  maxRetries: boundedInteger('maxRetries', RETRY_LIMITS.maxRetries).describe(
+    'How many retries after the first attempt fails (1–10).',
+  ),
+  backoffMs: boundedInteger('backoffMs', RETRY_LIMITS.backoffMs, ' milliseconds').describe(
+    'Base delay in milliseconds (100–5000).',
+  ),
 };
 const BackoffType = z
   .enum(['exponential', 'linear'])
@@ -106,11 +105,20 @@ function hasInvisibleCharacters(value: string): boolean {
   return false;
 }
 
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+// Validity first: "not a url" has spaces too, but what is wrong with it is that it is no URL at all.
 function webhookUrlProblem(value: string): string | undefined {
-  if (hasInvisibleCharacters(value)) return 'webhook_url must not contain whitespace or control characters';
-  if (!URL.canParse(value)) {
-    return 'webhook_url must be an absolute http:// or https:// URL (relative paths cannot be called)';
+  const trimmed = value.trim();
+  if (!URL.canParse(trimmed)) {
+    if (!SCHEME.test(trimmed)) {
+      return 'webhook_url is not a valid URL: it must be absolute, such as https://example.com/hook';
+    }
+    return /\s/.test(trimmed)
+      ? 'webhook_url is not a valid URL: it contains whitespace'
+      : 'webhook_url is not a valid URL';
   }
+  if (hasInvisibleCharacters(value)) return 'webhook_url must not contain whitespace or control characters';
   const url = new URL(value);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `webhook_url must use http or https, not ${url.protocol.slice(0, -1)}`;

@@ -46,8 +46,8 @@ export const CronInput = z
     webhook_url: WebhookUrl,
     cron_expression: z
       .string()
-      .min(1)
-      .max(256)
+      .min(1, 'cron_expression must not be empty')
+      .max(256, 'cron_expression must be at most 256 characters')
       .describe(
         'Standard 5-field cron, or 6 fields with a leading seconds field. Ranges, lists, steps, names (MON, JAN), L, W, # and @yearly @annually @monthly @weekly @daily @midnight @hourly.',
       ),

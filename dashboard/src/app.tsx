@@ -5,6 +5,7 @@ import { UNAUTHORIZED_EVENT } from './api/errors.js';
 import { Loading } from './components/feedback.js';
 import { Shell } from './components/shell.js';
 import { matchPath, navigate, useLocation } from './lib/router.js';
+import { useSessionRefresh } from './lib/use-session-refresh.js';
 import { AuthPage } from './pages/auth-page.js';
 import { CronFormPage } from './pages/cron-form-page.js';
 import { CronsPage } from './pages/crons-page.js';
@@ -41,12 +42,14 @@ const TEAM_ROUTES: [string, (params: Params) => ReactNode][] = [
 ];
 
 const LAST_TEAM = 'webhook-scheduler.team';
-
 function homeOf(session: Session): string {
   const remembered = window.localStorage.getItem(LAST_TEAM);
   const chosen = session.teams.find((t) => t.id === remembered) ?? session.teams[0];
   return chosen ? `/t/${chosen.id}/events` : '/teams/new';
 }
+
+// An unchanged session keeps its object, so that a background check re-renders nothing.
+const sameSession = (a: Session, b: Session) => JSON.stringify(a) === JSON.stringify(b);
 
 function SignedIn() {
   const { pathname } = useLocation();
@@ -83,11 +86,14 @@ export function App() {
 
   const adopt = useCallback((next: Session | null) => {
     setCsrfToken(next?.csrf_token ?? '');
-    setSession(next);
+    setSession((current) => (current && next && sameSession(current, next) ? current : next));
   }, []);
   const refresh = useCallback(async () => {
     const response = await dashboardApi.session.get().catch(() => undefined);
-    adopt(response?.status === 200 ? response.body.data : null);
+    if (response?.status === 200) adopt(response.body.data);
+    else if (response?.status === 401) adopt(null);
+    // Any other failure keeps a session already there: a network blip must not sign the user out.
+    else setSession((current) => current ?? null);
   }, [adopt]);
 
   useEffect(() => {
@@ -96,6 +102,7 @@ export function App() {
     window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
     return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
   }, [refresh]);
+  useSessionRefresh(Boolean(session), refresh, pathname);
 
   const state = useMemo<SessionState | undefined>(
     () =>

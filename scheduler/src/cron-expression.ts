@@ -1,5 +1,6 @@
 import { type CronExpression, CronExpressionParser, type CronFieldCollection } from 'cron-parser';
 import { type WeekdayRule, weekdayRule, weekdayWalls } from './cron-weekday.js';
+import { plainReason } from './cron-wording.js';
 
 /** A cron expression ready to run: its wall times, UTC-encoded (see `ZoneClock`). */
 export interface CompiledCron {
@@ -99,7 +100,7 @@ function describeFailure(fields: readonly string[], message: string): string {
       CronExpressionParser.parse(alone.join(' '), PARSING);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return `${FIELD_NAMES[index] ?? 'a'} field "${raw}": ${reason}`;
+      return `${FIELD_NAMES[index] ?? 'a'} field "${raw}": ${plainReason(index, raw, reason)}`;
     }
   }
   const days = CronExpressionParser.parse(`0 0 0 ${fields[3] ?? '*'} * *`, PARSING).fields.dayOfMonth;

@@ -79,56 +79,91 @@ describe('cronProblem', () => {
     {
       why: 'the second is 60',
       expression: '60 0 0 * * *',
-      reason: 'second field "60": Constraint error, got value 60 expected range 0-59',
+      reason: 'second field "60": 60 is out of range: seconds go from 0 to 59',
     },
     {
       why: 'the minute is 60',
       expression: '60 * * * *',
-      reason: 'minute field "60": Constraint error, got value 60 expected range 0-59',
+      reason: 'minute field "60": 60 is out of range: minutes go from 0 to 59',
     },
     {
       why: 'the hour is 24',
       expression: '0 24 * * *',
-      reason: 'hour field "24": Constraint error, got value 24 expected range 0-23',
+      reason: 'hour field "24": 24 is out of range: hours go from 0 to 23',
     },
     {
       why: 'the day of month is 32',
       expression: '0 0 32 * *',
-      reason: 'day of month field "32": Constraint error, got value 32 expected range 1-31',
+      reason: 'day of month field "32": 32 is out of range: days of the month go from 1 to 31',
     },
     {
       why: 'the day of month is 0',
       expression: '0 0 0 * *',
-      reason: 'day of month field "0": Constraint error, got value 0 expected range 1-31',
+      reason: 'day of month field "0": 0 is out of range: days of the month go from 1 to 31',
     },
     {
       why: 'the month is 13',
       expression: '0 0 * 13 *',
-      reason: 'month field "13": Constraint error, got value 13 expected range 1-12',
+      reason: 'month field "13": 13 is out of range: months go from 1 to 12 (or JAN to DEC)',
     },
     {
       why: 'the day of week is 8',
       expression: '0 0 * * 8',
-      reason: 'day of week field "8": Constraint error, got value 8 expected range 0-7',
+      reason:
+        'day of week field "8": 8 is out of range: days of the week go from 0 to 7 (or SUN to SAT); 0 and 7 are both Sunday',
     },
     {
       why: 'a range runs backwards',
       expression: '0 5-1 * * *',
-      reason: 'hour field "5-1": Invalid range: 5-1, min(5) > max(1)',
+      reason: 'hour field "5-1": the range 5-1 runs backwards: ranges do not wrap around, so write 5-23,0-1',
     },
     {
       why: 'a step is 0',
       expression: '*/0 * * * *',
-      reason: 'minute field "*/0": Constraint error, cannot repeat at every 0 time.',
+      reason: 'minute field "*/0": a step of 0 never moves on: use 1 or more, as in */5',
     },
-    { why: 'a day name is unknown', expression: '* * * * banana', reason: /^day of week field "banana": / },
-    { why: 'a field has letters', expression: 'a b c d e', reason: /^minute field "a": / },
+    {
+      why: 'a day name is unknown',
+      expression: '* * * * MON,banana',
+      reason:
+        'day of week field "MON,banana": "banana" is not a day of the week: days of the week go from 0 to 7 (or SUN to SAT); 0 and 7 are both Sunday',
+    },
+    {
+      why: 'a month name is unknown',
+      expression: '0 0 1 FOO *',
+      reason: 'month field "FOO": "FOO" is not a month: months go from 1 to 12 (or JAN to DEC)',
+    },
+    {
+      why: 'a range goes past the field',
+      expression: '0 1-70 * * *',
+      reason: 'hour field "1-70": 1-70 is out of range: hours go from 0 to 23',
+    },
+    {
+      why: 'a range lacks its start',
+      expression: '0 0 L-3 * *',
+      reason: 'day of month field "L-3": a range needs a number on each side of the dash, as in 1-5',
+    },
+    {
+      why: 'a day is listed twice',
+      expression: '0 0 1,1 * *',
+      reason: 'day of month field "1,1": 1 is listed twice',
+    },
+    {
+      why: 'a field has letters',
+      expression: 'a b c d e',
+      reason:
+        'minute field "a": "a" is not allowed here: use numbers, ranges (1-5), lists (1,15), steps (*/10) or *',
+    },
     {
       why: '# asks for a sixth weekday',
       expression: '0 0 * * 5#6',
-      reason: /^day of week field "5#6": .*occurrence number/,
+      reason: 'day of week field "5#6": the number after # must be 1 to 5, as in FRI#2 (the second Friday)',
     },
-    { why: 'L stands alone in the day of week', expression: '0 0 * * L', reason: /^day of week field "L": / },
+    {
+      why: 'L stands alone in the day of week',
+      expression: '0 0 * * L',
+      reason: 'day of week field "L": L needs a day of the week before it, as in 5L (the last Friday)',
+    },
     {
       why: 'W follows a range',
       expression: '0 0 1-5W * *',
@@ -147,14 +182,19 @@ describe('cronProblem', () => {
     {
       why: 'W follows day 32',
       expression: '0 0 32W * *',
-      reason: 'day of month field "32W": got value 32W, expected a day in range 1-31',
+      reason: 'day of month field "32W": 32W is out of range: days of the month go from 1 to 31',
     },
     {
       why: 'W follows day 0',
       expression: '0 0 0W * *',
-      reason: 'day of month field "0W": got value 0W, expected a day in range 1-31',
+      reason: 'day of month field "0W": 0W is out of range: days of the month go from 1 to 31',
     },
-    { why: 'W is in the day of week', expression: '0 0 * * 5W', reason: /^day of week field "5W": / },
+    {
+      why: 'W is in the day of week',
+      expression: '0 0 * * 5W',
+      reason:
+        'day of week field "5W": "5W" is not allowed here: use numbers, ranges (1-5), lists (1,15), steps (*/10), 5L, FRI#2 or *',
+    },
     {
       why: 'it never fires (February 30)',
       expression: '0 0 30 2 *',

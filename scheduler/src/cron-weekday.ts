@@ -1,4 +1,5 @@
 import { CronExpression, type CronFieldCollection } from 'cron-parser';
+import { DAY_OF_MONTH, span } from './cron-wording.js';
 
 /**
  * The `W` day-of-month forms, which cron-parser does not support: `15W` is the weekday nearest the
@@ -16,7 +17,7 @@ export function weekdayRule(field: string): WeekdayRule | string | undefined {
   const match = /^(\d{1,2})W$/.exec(field);
   if (!match) return 'W must follow a single day of the month (e.g. 15W) or L (LW)';
   const day = Number(match[1]);
-  if (day < 1 || day > 31) return `got value ${day}W, expected a day in range 1-31`;
+  if (day < 1 || day > 31) return `${day}W is out of range: ${span(DAY_OF_MONTH)}`;
   return { nearest: day };
 }
 

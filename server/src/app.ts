@@ -1,19 +1,21 @@
 import { RequestContext } from '@mikro-orm/postgresql';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import { type AppRouter } from '@ts-rest/core';
-import { contract, dashboardContract } from '@webhook-scheduler/contract';
+import type { AppRoute, AppRouter } from '@ts-rest/core';
+import { type ValidationIssue, contract, dashboardContract } from '@webhook-scheduler/contract';
 import express, { type Express, type IRouter } from 'express';
 import helmet from 'helmet';
 import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
 import { apiAuth } from './auth/api-auth.middleware.js';
 import type { Authenticate } from './auth/key-authenticator.js';
+import { cronRequestIssues } from './crons/cron.rules.js';
 import { cronsRouter } from './crons/crons.router.js';
 import { insightsRouter } from './dashboard/insights.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
 import { sessionRouter } from './dashboard/session.router.js';
 import { spaRoutes } from './dashboard/spa.router.js';
 import { membersRouter, teamsRouter } from './dashboard/teams.router.js';
+import { eventRequestIssues } from './events/event.rules.js';
 import { eventsRouter } from './events/events.router.js';
 import type { RouteDeps } from './http/deps.js';
 import { docsRoutes } from './http/docs.router.js';
@@ -42,15 +44,31 @@ export interface AppDeps extends RouteDeps {
 
 const s = initServer();
 
+type RouteRules = (sent: { body: unknown; query: unknown }, now: Date) => ValidationIssue[];
+
+// The business rules of a route also run on a request its contract refused, so that one 400 names
+// every problem (the services run them again on the requests that pass).
+const RULES = new Map<AppRoute, RouteRules>([
+  [contract.crons.create, (sent) => cronRequestIssues(sent.body)],
+  [contract.crons.update, (sent) => cronRequestIssues(sent.body)],
+  [contract.events.create, (sent, now) => eventRequestIssues(sent.body, now)],
+  [contract.events.update, (sent, now) => eventRequestIssues(sent.body, now)],
+  [dashboardContract.insights.cronPreview, (sent) => cronRequestIssues(sent.query)],
+]);
+
 function endpoints<T extends AppRouter>(
   app: IRouter,
   router: T,
   implementation: Parameters<typeof s.router<T>>[1],
+  now: () => Date,
 ) {
   createExpressEndpoints(router, s.router(router, implementation), app, {
     jsonQuery: false,
     responseValidation: false,
-    requestValidationErrorHandler: (error, _req, _res, next) => next(toValidationError(error)),
+    requestValidationErrorHandler: (error, req, _res, next) => {
+      const ruleIssues = RULES.get(req.tsRestRoute)?.(req, now()) ?? [];
+      next(toValidationError(error, ruleIssues));
+    },
   });
 }
 
@@ -73,15 +91,20 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api/v1', apiAuth(deps), ...jsonBody(deps.bodyLimitBytes), withContext);
   app.use('/api/dashboard', loadSession(deps), requireSession, ...jsonBody(deps.bodyLimitBytes), withContext);
 
-  endpoints(app, contract, { crons: cronsRouter(deps), events: eventsRouter(deps) });
-  endpoints(app, dashboardContract, {
-    session: sessionRouter(deps),
-    teams: teamsRouter(deps),
-    members: membersRouter(deps),
-    keys: keysRouter(deps),
-    signingSecret: signingSecretRouter(deps),
-    insights: insightsRouter(deps),
-  });
+  endpoints(app, contract, { crons: cronsRouter(deps), events: eventsRouter(deps) }, deps.now);
+  endpoints(
+    app,
+    dashboardContract,
+    {
+      session: sessionRouter(deps),
+      teams: teamsRouter(deps),
+      members: membersRouter(deps),
+      keys: keysRouter(deps),
+      signingSecret: signingSecretRouter(deps),
+      insights: insightsRouter(deps),
+    },
+    deps.now,
+  );
 
   app.use(spaRoutes(deps.dashboardDir));
   app.use(notFound);

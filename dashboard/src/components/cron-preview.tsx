@@ -1,7 +1,8 @@
+import type { CronPreview as Preview } from '@webhook-scheduler/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { formatOccurrence, formatRelative, viewerTimeZone } from '../lib/format.js';
-import { useLoad } from '../lib/use-load.js';
+import { formatOccurrence, formatRelative, hasSeconds, viewerTimeZone } from '../lib/format.js';
+import { type Loaded, useLoad } from '../lib/use-load.js';
 
 const DEBOUNCE_MS = 300;
 
@@ -14,11 +15,32 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** What the preview of a schedule shows: the expression it was computed for, and its answer. */
+export interface SchedulePreview {
+  /** The expression, once typing settled; empty when there is none. */
+  expression: string;
+  /** The time zone, once typing settled; empty for UTC. */
+  timezone: string;
+  result: Loaded<Preview | undefined>;
+}
+
+/** The preview's field problems when it is up to date with what the form holds, none otherwise. */
+export function currentProblems(
+  preview: SchedulePreview,
+  expression: string,
+  timezone: string,
+): Record<string, string> {
+  const current = preview.expression === expression.trim() && preview.timezone === timezone.trim();
+  return current && !preview.result.loading ? { ...preview.result.error?.fields } : {};
+}
+
 /**
- * The next five occurrences of a schedule, in its time zone and in the viewer's. Computed by the
- * server with the scheduler's own cron arithmetic, so the preview is what will fire.
+ * The next five occurrences of a schedule, computed by the server with the scheduler's own cron
+ * arithmetic, so the preview is what will fire. Its errors are the API's, per field.
  */
-export function CronPreview({ expression, timezone }: { expression: string; timezone: string }) {
+export function useSchedulePreview(expression: string, timezone: string): SchedulePreview {
   // A string, so that equal inputs are equal dependencies.
   const key = useDebounced(`${expression.trim()}\n${timezone.trim()}`, DEBOUNCE_MS);
   const [settledExpression = '', settledZone = ''] = key.split('\n');
@@ -38,22 +60,28 @@ export function CronPreview({ expression, timezone }: { expression: string; time
           ),
     [settledExpression, settledZone],
   );
-  const preview = useLoad(load);
+  return { expression: settledExpression, timezone: settledZone, result: useLoad(load) };
+}
+
+/** The next runs of a schedule, in its time zone and in the viewer's. */
+export function CronPreview({ preview }: { preview: SchedulePreview }) {
+  const { data, error } = preview.result;
   const viewer = viewerTimeZone();
-  const zone = preview.data?.timezone ?? 'UTC';
+  const zone = data?.timezone ?? 'UTC';
+  const withSeconds = hasSeconds(data?.occurrences ?? []);
 
   return (
     <section className="preview" aria-labelledby="preview-title" aria-live="polite">
       <h3 id="preview-title">Next runs</h3>
-      {settledExpression === '' ? (
+      {preview.expression === '' ? (
         <p className="muted">Type a schedule to see when it fires.</p>
-      ) : preview.error ? (
+      ) : error ? (
         <p className="field-error" data-testid="preview-error">
-          {Object.values(preview.error.fields)[0] ?? preview.error.message}
+          {sentence(error.fields.cron_expression ?? Object.values(error.fields)[0] ?? error.message)}
         </p>
-      ) : !preview.data ? (
+      ) : !data ? (
         <p className="muted">Computing…</p>
-      ) : preview.data.occurrences.length === 0 ? (
+      ) : data.occurrences.length === 0 ? (
         <p className="muted">This schedule never fires again.</p>
       ) : (
         <table className="table preview-table" data-testid="preview">
@@ -65,10 +93,12 @@ export function CronPreview({ expression, timezone }: { expression: string; time
             </tr>
           </thead>
           <tbody>
-            {preview.data.occurrences.map((at) => (
+            {data.occurrences.map((at) => (
               <tr key={at}>
-                <td data-label="Cron zone">{formatOccurrence(at, zone)}</td>
-                {viewer !== zone ? <td data-label="Your time">{formatOccurrence(at, viewer)}</td> : null}
+                <td data-label="Cron zone">{formatOccurrence(at, zone, withSeconds)}</td>
+                {viewer !== zone ? (
+                  <td data-label="Your time">{formatOccurrence(at, viewer, withSeconds)}</td>
+                ) : null}
                 <td data-label="When" className="muted">
                   {formatRelative(at)}
                 </td>

@@ -1,5 +1,6 @@
 import type { Event } from '@webhook-scheduler/sdk';
 import { formatDuration, formatInstant } from '../lib/format.js';
+import { countOf } from '../lib/plural.js';
 import { HttpStatus } from './status-badge.js';
 
 function Json({ value }: { value: unknown }) {
@@ -40,7 +41,7 @@ export function RequestSummary({ event }: { event: Event }) {
       <h3>Retries</h3>
       <p>
         {retry
-          ? `Up to ${retry.maxRetries} retries, ${retry.backoffType} backoff from ${formatDuration(retry.backoffMs)}`
+          ? `Up to ${countOf(retry.maxRetries, 'retry', 'retries')}, ${retry.backoffType} backoff from ${formatDuration(retry.backoffMs)}`
           : 'None: a failed call is final.'}
       </p>
     </section>

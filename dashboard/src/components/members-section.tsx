@@ -3,6 +3,7 @@ import { type SubmitEvent, useCallback, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
 import { type ApiError, fieldError, toApiError } from '../api/errors.js';
 import { formatShort } from '../lib/format.js';
+import { leaveBlocker } from '../lib/membership.js';
 import { navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
 import { useSession } from '../session.js';
@@ -81,6 +82,7 @@ export function MembersSection({ teamId, isOwner }: { teamId: string; isOwner: b
         <ul className="members">
           {members.data.map((member) => {
             const self = member.user_id === session.user.id;
+            const cannotLeave = self ? leaveBlocker(members.data ?? [], member.user_id) : undefined;
             return (
               <li key={member.user_id}>
                 <span className="member-email">
@@ -89,7 +91,11 @@ export function MembersSection({ teamId, isOwner }: { teamId: string; isOwner: b
                 </span>
                 <span className={`badge badge-role-${member.role}`}>{member.role}</span>
                 <span className="muted small">since {formatShort(member.joined_at)}</span>
-                {isOwner || self ? (
+                {cannotLeave ? (
+                  <span className="muted small member-note" data-testid="cannot-leave">
+                    {cannotLeave}
+                  </span>
+                ) : isOwner || self ? (
                   <ConfirmButton
                     small
                     label={self ? 'Leave' : 'Remove'}

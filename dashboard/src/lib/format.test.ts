@@ -5,6 +5,7 @@ import {
   formatOccurrence,
   formatRelative,
   fromLocalInput,
+  hasSeconds,
   toLocalInput,
 } from './format.js';
 
@@ -29,9 +30,24 @@ describe('formatInstant', () => {
 });
 
 describe('formatOccurrence', () => {
-  it('leaves out the seconds of a whole minute and shows them otherwise', () => {
-    expect(formatOccurrence('2030-07-01T07:00:00Z', 'Europe/Paris')).toBe('Mon, 1 Jul 2030, 09:00');
-    expect(formatOccurrence('2030-07-01T07:00:30Z', 'Asia/Kolkata')).toBe('Mon, 1 Jul 2030, 12:30:30');
+  it('shows the seconds only when asked', () => {
+    expect(formatOccurrence('2030-07-01T07:00:00Z', 'Europe/Paris', false)).toBe('Mon, 1 Jul 2030, 09:00');
+    expect(formatOccurrence('2030-07-01T07:00:30Z', 'Asia/Kolkata', true)).toBe('Mon, 1 Jul 2030, 12:30:30');
+  });
+
+  it('keeps the seconds of a whole minute in a schedule that has seconds', () => {
+    expect(formatOccurrence('2030-07-01T07:00:00Z', 'Europe/Paris', true)).toBe('Mon, 1 Jul 2030, 09:00:00');
+  });
+});
+
+describe('hasSeconds', () => {
+  it('is true when any occurrence is off the minute, the whole minutes included', () => {
+    expect(hasSeconds(['2030-07-01T07:00:00Z', '2030-07-01T07:00:30Z'])).toBe(true);
+  });
+
+  it('is false for a schedule on whole minutes, a six-field one included', () => {
+    expect(hasSeconds(['2030-07-01T07:00:00Z', '2030-07-01T07:05:00.000Z'])).toBe(false);
+    expect(hasSeconds([])).toBe(false);
   });
 });
 

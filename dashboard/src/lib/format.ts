@@ -17,9 +17,16 @@ export function formatInstant(iso: string, timeZone?: string): string {
   }).format(new Date(iso));
 }
 
-/** `Mon, 14 Jan 2030, 09:00` in `timeZone`, with seconds only when a schedule has them. */
-export function formatOccurrence(iso: string, timeZone: string): string {
-  const date = new Date(iso);
+/** Whether a schedule's occurrences fall on seconds other than :00, so that every one shows them. */
+export function hasSeconds(isos: readonly string[]): boolean {
+  return isos.some((iso) => new Date(iso).getUTCSeconds() !== 0);
+}
+
+/**
+ * `Mon, 14 Jan 2030, 09:00` in `timeZone`, or `…, 09:00:30` with `withSeconds`: decided for a
+ * whole schedule (see `hasSeconds`), so that its :00 runs do not lose their seconds.
+ */
+export function formatOccurrence(iso: string, timeZone: string, withSeconds: boolean): string {
   return new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',
@@ -27,9 +34,9 @@ export function formatOccurrence(iso: string, timeZone: string): string {
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    ...(date.getUTCSeconds() === 0 ? {} : { second: '2-digit' }),
+    ...(withSeconds ? { second: '2-digit' } : {}),
     timeZone,
-  }).format(date);
+  }).format(new Date(iso));
 }
 
 /** `14 Jan, 09:00` in the viewer's time zone: compact, for tables. */

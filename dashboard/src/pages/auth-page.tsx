@@ -1,9 +1,10 @@
 import type { Session } from '@webhook-scheduler/contract';
 import { type SubmitEvent, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { type ApiError, fieldError, toApiError } from '../api/errors.js';
+import { type ApiError, fieldError, formBanner, toApiError } from '../api/errors.js';
 import { ErrorBanner } from '../components/feedback.js';
 import { Field } from '../components/field.js';
+import { useTitle } from '../lib/page-title.js';
 import { Link } from '../lib/router.js';
 
 /** Sign-in and sign-up: one form, two wordings. */
@@ -19,6 +20,7 @@ export function AuthPage({
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
   const signingUp = mode === 'sign-up';
+  useTitle(signingUp ? 'Create your account' : 'Sign in');
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -48,7 +50,7 @@ export function AuthPage({
             : 'Schedule webhooks, and see what every call answered.'}
         </p>
         <form onSubmit={submit} noValidate>
-          <ErrorBanner error={error && Object.keys(error.fields).length === 0 ? error : undefined} />
+          <ErrorBanner error={formBanner(error, ['email', 'password'])} />
           <Field label="Email" error={fieldError(error, 'email')}>
             {(props) => (
               <input

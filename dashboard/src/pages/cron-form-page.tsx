@@ -1,12 +1,13 @@
 import type { Cron } from '@webhook-scheduler/sdk';
-import { type SubmitEvent, useCallback, useMemo, useState } from 'react';
+import { type SubmitEvent, useCallback, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
-import { ApiError, fieldError, toApiError } from '../api/errors.js';
+import { ApiError, fieldError, formBanner, isNotFound, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
-import { CronPreview } from '../components/cron-preview.js';
+import { CronPreview, currentProblems, useSchedulePreview } from '../components/cron-preview.js';
 import { ErrorBanner, Loading } from '../components/feedback.js';
 import { Field } from '../components/field.js';
 import { RequestFieldsEditor } from '../components/request-fields-editor.js';
+import { TimeZoneField } from '../components/time-zone-field.js';
 import { SCHEDULE_EXAMPLES } from '../lib/cron-fields.js';
 import { viewerTimeZone } from '../lib/format.js';
 import {
@@ -15,8 +16,21 @@ import {
   requestBodyOf,
   requestFieldsOf,
 } from '../lib/request-fields.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
+import { NotFound } from './not-found.js';
+
+/** The fields the form shows: a problem of any other is spelled out in the banner. */
+const SHOWN_FIELDS = [
+  'cron_expression',
+  'timezone',
+  'webhook_url',
+  'method',
+  'payload',
+  'headers',
+  'retry_config',
+];
 
 /** Creating a cron, or editing one (a save replaces its pending events). */
 export function CronFormPage({ teamId, cronId }: { teamId: string; cronId?: string }) {
@@ -26,44 +40,11 @@ export function CronFormPage({ teamId, cronId }: { teamId: string; cronId?: stri
     [client, cronId],
   );
   const existing = useLoad<Cron | undefined>(load);
+  const title = cronId ? `Cron ${existing.data?.cron_expression ?? ''}`.trim() : 'New cron';
+  useTeamTitle(teamId, isNotFound(existing.error) ? null : title);
+  if (isNotFound(existing.error)) return <NotFound what="cron" teamId={teamId} />;
   if (cronId && !existing.data) return existing.error ? <ErrorBanner error={existing.error} /> : <Loading />;
   return <CronForm teamId={teamId} existing={existing.data} />;
-}
-
-function TimeZoneField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
-  const zones = useMemo(() => Intl.supportedValuesOf('timeZone'), []);
-  return (
-    <Field
-      label="Time zone"
-      error={error}
-      hint="The schedule is read in this zone, daylight saving included. Empty means UTC."
-    >
-      {(props) => (
-        <>
-          <input
-            {...props}
-            list="time-zones"
-            placeholder="UTC"
-            value={value}
-            onChange={(e) => onChange(e.target.value)}
-          />
-          <datalist id="time-zones">
-            {zones.map((zone) => (
-              <option key={zone} value={zone} />
-            ))}
-          </datalist>
-        </>
-      )}
-    </Field>
-  );
 }
 
 function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undefined }) {
@@ -74,16 +55,27 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
   const [expression, setExpression] = useState(existing?.cron_expression ?? '*/5 * * * *');
   const [timezone, setTimezone] = useState(existing ? (existing.timezone ?? '') : viewerTimeZone());
   const [active, setActive] = useState(existing?.is_active ?? true);
-  const [error, setError] = useState<ApiError>();
+  const [apiError, setApiError] = useState<ApiError>();
+  // Problems found before sending: the request is not sent, so the preview's check of the
+  // schedule stands in for the API's and shows with them (as soon as it is up to date).
+  const [localProblems, setLocalProblems] = useState<Record<string, string>>();
   const [busy, setBusy] = useState(false);
+  const preview = useSchedulePreview(expression, timezone);
+  const error = localProblems
+    ? new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', {
+        ...currentProblems(preview, expression, timezone),
+        ...localProblems,
+      })
+    : apiError;
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const request = requestBodyOf(fields);
     if ('problems' in request) {
-      setError(new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', request.problems));
+      setLocalProblems(request.problems);
       return;
     }
+    setLocalProblems(undefined);
     setBusy(true);
     const input = {
       ...request.body,
@@ -96,7 +88,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
       () => navigate(`/t/${teamId}/crons`),
       (failure: unknown) => {
         setBusy(false);
-        setError(toApiError(failure));
+        setApiError(toApiError(failure));
       },
     );
   };
@@ -131,7 +123,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
       </header>
       <form className="columns columns-form" onSubmit={submit} noValidate>
         <div className="span-all">
-          <ErrorBanner error={error} />
+          <ErrorBanner error={formBanner(error, SHOWN_FIELDS)} />
         </div>
         <section className="card" aria-labelledby="schedule-title">
           <h2 id="schedule-title">Schedule</h2>
@@ -165,7 +157,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
             ))}
           </div>
           <TimeZoneField value={timezone} onChange={setTimezone} error={fieldError(error, 'timezone')} />
-          <CronPreview expression={expression} timezone={timezone} />
+          <CronPreview preview={preview} />
         </section>
         <section className="card" aria-labelledby="request-title">
           <h2 id="request-title">Request</h2>

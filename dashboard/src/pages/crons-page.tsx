@@ -6,6 +6,7 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { Pagination } from '../components/pagination.js';
 import { cronInputOf } from '../lib/cron-fields.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate, useLocation } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
 
@@ -24,6 +25,7 @@ export function CronsPage({ teamId }: { teamId: string }) {
   const isActive = active === 'true' ? true : active === 'false' ? false : undefined;
   const page = Math.max(0, Number(query.get('page') ?? 0) || 0);
   const [actionError, setActionError] = useState<ApiError>();
+  useTeamTitle(teamId, 'Crons');
 
   const load = useCallback(
     (signal: AbortSignal) =>

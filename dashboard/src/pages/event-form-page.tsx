@@ -1,7 +1,7 @@
 import type { Event } from '@webhook-scheduler/sdk';
 import { type SubmitEvent, useCallback, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
-import { ApiError, fieldError, toApiError } from '../api/errors.js';
+import { ApiError, fieldError, formBanner, isNotFound, toApiError } from '../api/errors.js';
 import { ErrorBanner, Loading, Notice } from '../components/feedback.js';
 import { Field } from '../components/field.js';
 import { RequestFieldsEditor } from '../components/request-fields-editor.js';
@@ -13,8 +13,13 @@ import {
   requestBodyOf,
   requestFieldsOf,
 } from '../lib/request-fields.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
+import { NotFound } from './not-found.js';
+
+/** The fields the form shows: a problem of any other is spelled out in the banner. */
+const SHOWN_FIELDS = ['scheduled_at', 'webhook_url', 'method', 'payload', 'headers', 'retry_config'];
 
 /** Scheduling a new event, or editing a pending one. */
 export function EventFormPage({ teamId, eventId }: { teamId: string; eventId?: string }) {
@@ -24,6 +29,8 @@ export function EventFormPage({ teamId, eventId }: { teamId: string; eventId?: s
     [client, eventId],
   );
   const existing = useLoad<Event | undefined>(load);
+  useTeamTitle(teamId, isNotFound(existing.error) ? null : eventId ? 'Edit event' : 'Schedule an event');
+  if (isNotFound(existing.error)) return <NotFound what="event" teamId={teamId} />;
   if (eventId && !existing.data) return existing.error ? <ErrorBanner error={existing.error} /> : <Loading />;
   if (existing.data && !canEdit(existing.data)) {
     return (
@@ -81,7 +88,7 @@ function EventForm({ teamId, existing }: { teamId: string; existing: Event | und
       <h1>{existing ? 'Edit event' : 'Schedule an event'}</h1>
       <p className="muted">One webhook call at a time you choose. Its outcome is recorded on the event.</p>
       <form className="form card" onSubmit={submit} noValidate>
-        <ErrorBanner error={error} />
+        <ErrorBanner error={formBanner(error, SHOWN_FIELDS)} />
         <Field
           label="When"
           error={fieldError(error, 'scheduled_at')}

@@ -2,7 +2,7 @@ import type { Event } from '@webhook-scheduler/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { toApiError } from '../api/errors.js';
+import { isNotFound, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ErrorBanner, Loading } from '../components/feedback.js';
@@ -11,8 +11,10 @@ import { RequestSummary, ResponseSummary } from '../components/event-details.js'
 import { StatusBadge } from '../components/status-badge.js';
 import { canEdit, deleteBlocker } from '../lib/event-actions.js';
 import { formatInstant, formatRelative } from '../lib/format.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
+import { NotFound } from './not-found.js';
 
 const LIVE_MS = 2000;
 const isLive = (event: Event | undefined) => event?.status === 'pending' || event?.status === 'processing';
@@ -29,7 +31,8 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
   const event = useLoad(loadEvent, live ? LIVE_MS : false);
   useEffect(() => {
     if (event.data) setLive(isLive(event.data));
-  }, [event.data]);
+    else if (isNotFound(event.error)) setLive(false);
+  }, [event.data, event.error]);
   const loadAttempts = useCallback(
     (signal: AbortSignal) =>
       unwrap(dashboardApi.insights.attempts({ params: { teamId, eventId }, fetchOptions: { signal } }), 200),
@@ -42,6 +45,11 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
     if (updatedAt) reloadAttempts();
   }, [updatedAt, reloadAttempts]);
 
+  const status = event.data?.status;
+  const title = status ? `${status.charAt(0).toUpperCase()}${status.slice(1)} event` : 'Event';
+  useTeamTitle(teamId, isNotFound(event.error) ? null : title);
+
+  if (isNotFound(event.error)) return <NotFound what="event" teamId={teamId} />;
   if (!event.data) return event.error ? <ErrorBanner error={event.error} /> : <Loading />;
   const data = event.data;
   const blocker = deleteBlocker(data);

@@ -5,16 +5,25 @@ import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { GetStarted } from '../components/get-started.js';
 import { Pagination } from '../components/pagination.js';
 import { EventsTable } from '../components/events-table.js';
+import { groupRetryChains } from '../lib/event-groups.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate, useLocation } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
 
 const STATUSES: EventStatus[] = ['pending', 'processing', 'success', 'failed'];
 const PAGE_SIZE = 25;
 const REFRESH_MS = 3000;
+// The list's order. Once the API sorts lists (`sort`, extensions §5) this line becomes
+// `{ sort: '-scheduled_at' } as const`, and the page reads in time order; the retry grouping below
+// works with either order.
+const ORDER = {};
 
 const isStatus = (value: string | null): value is EventStatus => STATUSES.includes(value as EventStatus);
 
-/** The team's events, newest first, filtered by status and cron, refreshing on their own. */
+/**
+ * The team's events, newest first with retries under their original, filtered by status and cron,
+ * refreshing on their own.
+ */
 export function EventsPage({ teamId }: { teamId: string }) {
   const client = useTeamClient(teamId);
   const { pathname, query } = useLocation();
@@ -25,11 +34,18 @@ export function EventsPage({ teamId }: { teamId: string }) {
   const [live, setLive] = useState(true);
   // A key created in the guide stays on screen after the first event arrives: it is shown once.
   const [keepGuide, setKeepGuide] = useState(false);
+  useTeamTitle(teamId, status ? `Events (${status})` : 'Events');
 
   const load = useCallback(
     (signal: AbortSignal) =>
       client.events.list(
-        { page, limit: PAGE_SIZE, ...(status ? { status } : {}), ...(cronId ? { cron_id: cronId } : {}) },
+        {
+          ...ORDER,
+          page,
+          limit: PAGE_SIZE,
+          ...(status ? { status } : {}),
+          ...(cronId ? { cron_id: cronId } : {}),
+        },
         { signal },
       ),
     [client, page, status, cronId],
@@ -115,7 +131,10 @@ export function EventsPage({ teamId }: { teamId: string }) {
         )
       ) : (
         <>
-          <EventsTable teamId={teamId} events={data.data} />
+          <EventsTable
+            teamId={teamId}
+            rows={groupRetryChains(data.data, { numbered: status === undefined })}
+          />
           <Pagination pagination={data.pagination} onPage={(next) => go({ page: String(next) })} />
         </>
       )}

@@ -1,8 +1,9 @@
 import { type SubmitEvent, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { type ApiError, fieldError, toApiError } from '../api/errors.js';
+import { type ApiError, fieldError, formBanner, toApiError } from '../api/errors.js';
 import { Field } from '../components/field.js';
 import { ErrorBanner } from '../components/feedback.js';
+import { useTitle } from '../lib/page-title.js';
 import { navigate } from '../lib/router.js';
 import { useSession } from '../session.js';
 
@@ -12,6 +13,7 @@ export function NewTeamPage() {
   const [name, setName] = useState('');
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
+  useTitle('New team');
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -35,7 +37,7 @@ export function NewTeamPage() {
           : 'Each team has its own crons, events, API keys and signing secret. You will be its owner.'}
       </p>
       <form className="form card" onSubmit={submit} noValidate>
-        <ErrorBanner error={error && Object.keys(error.fields).length === 0 ? error : undefined} />
+        <ErrorBanner error={formBanner(error, ['name'])} />
         <Field label="Team name" error={fieldError(error, 'name')}>
           {(props) => (
             <input {...props} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />

@@ -2,6 +2,7 @@ import { CopyButton } from '../components/copy-button.js';
 import { KeysSection } from '../components/keys-section.js';
 import { MembersSection } from '../components/members-section.js';
 import { SigningSecretSection } from '../components/signing-secret-section.js';
+import { useTeamTitle } from '../lib/page-title.js';
 import { useSession } from '../session.js';
 
 /** Team settings: API keys, the signing secret, members. */
@@ -9,6 +10,7 @@ export function SettingsPage({ teamId }: { teamId: string }) {
   const { session } = useSession();
   const team = session.teams.find((t) => t.id === teamId);
   const isOwner = team?.role === 'owner';
+  useTeamTitle(teamId, 'Settings');
   return (
     <section className="page">
       <header className="page-header">

@@ -1,6 +1,6 @@
 import { CronInput } from '@webhook-scheduler/contract';
 import { describe, expect, it } from 'vitest';
-import { cronInputIssues, cronPreview } from './cron.rules.js';
+import { cronInputIssues, cronPreview, cronRequestIssues } from './cron.rules.js';
 
 const input = (cron_expression: string) =>
   CronInput.parse({ webhook_url: 'https://example.com/hook', cron_expression });
@@ -50,6 +50,24 @@ describe('cronInputIssues', () => {
     expect(cronInputIssues(input(expression))).toEqual([
       { path: ['cron_expression'], message: expect.stringMatching(/^invalid cron expression: .+/) },
     ]);
+  });
+});
+
+describe('cronRequestIssues', () => {
+  it('checks the expression of a body the contract refused for other fields', () => {
+    expect(cronRequestIssues({ webhook_url: 'not a url', cron_expression: '61 * * * *' })).toEqual([
+      { path: ['cron_expression'], message: expect.stringMatching(/^invalid cron expression: minute/) },
+    ]);
+    expect(cronRequestIssues({ webhook_url: 'not a url', cron_expression: '0 * * * *' })).toEqual([]);
+  });
+
+  it.each([
+    ['no expression', { webhook_url: 'x' }],
+    ['an expression that is no string', { cron_expression: 61 }],
+    ['a body that is an array', ['61 * * * *']],
+    ['no body', undefined],
+  ])('finds nothing to check in %s', (_, sent) => {
+    expect(cronRequestIssues(sent)).toEqual([]);
   });
 });
 

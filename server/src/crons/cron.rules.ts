@@ -1,10 +1,20 @@
 import type { ParsedCronInput, ValidationIssue } from '@webhook-scheduler/contract';
 import { cronProblem, nextOccurrences } from '@webhook-scheduler/scheduler';
+import { sentField } from '../shared/sent-field.js';
 
 /** Field problems the contract's schema cannot see: the cron expression must parse and fire. */
 export function cronInputIssues(input: Pick<ParsedCronInput, 'cron_expression'>): ValidationIssue[] {
   const problem = cronProblem(input.cron_expression);
   return problem ? [{ path: ['cron_expression'], message: `invalid cron expression: ${problem}` }] : [];
+}
+
+/**
+ * The cron rules on a request as sent, for when the contract refused it: a string expression is
+ * checked all the same, so that one answer names every problem.
+ */
+export function cronRequestIssues(sent: unknown): ValidationIssue[] {
+  const expression = sentField(sent, 'cron_expression');
+  return typeof expression === 'string' ? cronInputIssues({ cron_expression: expression }) : [];
 }
 
 /**

@@ -64,6 +64,13 @@ describe('GET /api/dashboard/cron-preview', () => {
     expect(issues[0]?.path).toEqual(path);
   });
 
+  it('names an invalid expression and an unknown time zone at once', async () => {
+    const issues = expectValidationError(
+      await previewOf('cron_expression=61%20*%20*%20*%20*&timezone=Mars/Olympus'),
+    );
+    expect(issues.map((issue) => issue.path)).toEqual([['timezone'], ['cron_expression']]);
+  });
+
   it('explains an invalid expression as the API does', async () => {
     const issues = expectValidationError(await previewOf('cron_expression=%40reboot'));
     expect(issues[0]?.message).toMatch(/^invalid cron expression: /);

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { choosePrecompressed, findPrecompressed, labelPrecompressed } from './precompressed.js';
 
 const require = createRequire(import.meta.url);
 
@@ -20,15 +21,18 @@ The API reference is at <a href="/docs">/docs</a>.</p>\n`;
 /**
  * The dashboard's static assets, and its index.html for every other GET outside /api, so that
  * client-side routes survive a reload. Hashed assets are cached for a year; index.html never is.
+ * Files built with brotli and gzip copies are sent compressed to the clients that accept it.
  */
 export function spaRoutes(dir: string | undefined): Router {
   const router = express.Router();
   if (dir) {
+    const files = { index: false, setHeaders: labelPrecompressed };
+    router.use(choosePrecompressed(findPrecompressed(dir)));
     router.use(
       '/assets',
-      express.static(path.join(dir, 'assets'), { immutable: true, maxAge: '1y', index: false }),
+      express.static(path.join(dir, 'assets'), { ...files, immutable: true, maxAge: '1y' }),
     );
-    router.use(express.static(dir, { index: false, maxAge: '1h' }));
+    router.use(express.static(dir, { ...files, maxAge: '1h' }));
   }
   router.use((req, res, next) => {
     // A missing asset or API route is a 404, not the page: a stale tab must not run HTML as a script.

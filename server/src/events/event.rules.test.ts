@@ -1,6 +1,6 @@
 import { EventInput, type EventStatus } from '@webhook-scheduler/contract';
 import { describe, expect, it } from 'vitest';
-import { deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
+import { deleteRefusal, eventInputIssues, eventRequestIssues, updateRefusal } from './event.rules.js';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const CRON = '6f1c1d6e-7d55-4a71-9a3c-2b2f7b0f6a11';
@@ -32,6 +32,24 @@ describe('eventInputIssues', () => {
 
 type State = { status: EventStatus; cronId: string | null; retryOf: string | null };
 const manual = (status: EventStatus): State => ({ status, cronId: null, retryOf: null });
+
+describe('eventRequestIssues', () => {
+  it('checks the scheduled_at of a body the contract refused for other fields', () => {
+    expect(eventRequestIssues({ webhook_url: 'x', scheduled_at: '2001-01-01T00:00:00Z' }, NOW)).toEqual([
+      { path: ['scheduled_at'], message: expect.stringContaining('future') },
+    ]);
+    expect(eventRequestIssues({ webhook_url: 'x', scheduled_at: '2027-01-01T00:00:00Z' }, NOW)).toEqual([]);
+  });
+
+  it.each([
+    ['no scheduled_at', { webhook_url: 'x' }],
+    ['a scheduled_at that is no timestamp', { scheduled_at: 'yesterday' }],
+    ['a scheduled_at that is a number', { scheduled_at: 0 }],
+    ['no body', null],
+  ])('finds nothing to check in %s', (_, sent) => {
+    expect(eventRequestIssues(sent, NOW)).toEqual([]);
+  });
+});
 
 describe('updateRefusal', () => {
   it.each<[State, boolean]>([

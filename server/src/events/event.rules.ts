@@ -1,7 +1,16 @@
-import type { EventStatus, ParsedEventInput, ValidationIssue } from '@webhook-scheduler/contract';
+import {
+  type EventStatus,
+  type ParsedEventInput,
+  Timestamp,
+  type ValidationIssue,
+} from '@webhook-scheduler/contract';
+import { sentField } from '../shared/sent-field.js';
 
 /** Field problems that depend on the time: `scheduled_at` must be in the future. */
-export function eventInputIssues(input: ParsedEventInput, now: Date): ValidationIssue[] {
+export function eventInputIssues(
+  input: Pick<ParsedEventInput, 'scheduled_at'>,
+  now: Date,
+): ValidationIssue[] {
   return new Date(input.scheduled_at) > now
     ? []
     : [
@@ -10,6 +19,15 @@ export function eventInputIssues(input: ParsedEventInput, now: Date): Validation
           message: `scheduled_at must be in the future (now is ${now.toISOString()})`,
         },
       ];
+}
+
+/**
+ * The event rules on a request as sent, for when the contract refused it: a valid `scheduled_at`
+ * is checked all the same, so that one answer names every problem.
+ */
+export function eventRequestIssues(sent: unknown, now: Date): ValidationIssue[] {
+  const scheduledAt = Timestamp.safeParse(sentField(sent, 'scheduled_at'));
+  return scheduledAt.success ? eventInputIssues({ scheduled_at: scheduledAt.data }, now) : [];
 }
 
 interface EventState {

@@ -175,6 +175,8 @@ const resources = [
     collection: '/api/v1/crons',
     valid: () => cronBody(),
     cases: [...sharedCases, ...cronCases],
+    /** A value only the service's business rules refuse. */
+    ruleBreaking: { cron_expression: '61 * * * *' },
     existing: async (teamId: string) => (await makeCron(app.orm.em.fork(), teamId)).id,
   },
   {
@@ -182,6 +184,7 @@ const resources = [
     collection: '/api/v1/events',
     valid: () => eventBody(),
     cases: [...sharedCases, ...eventCases],
+    ruleBreaking: { scheduled_at: '2000-01-01T00:00:00Z' },
     existing: async (teamId: string) => (await makeEvent(app.orm.em.fork(), teamId)).id,
   },
 ];
@@ -246,6 +249,38 @@ describe.each(resources)('$name input', (resource) => {
     );
     const paths = issues.map((issue) => issue.path);
     expect(paths).toEqual(expect.arrayContaining([['webhook_url'], ['method'], ['extra']]));
+  });
+
+  it.each(verbs)(
+    '$verb names the fields the business rules refuse along with those the contract refuses',
+    async ({ verb, path }) => {
+      const [field = ''] = Object.keys(resource.ruleBreaking);
+      const body = withChange(resource.valid(), { ...resource.ruleBreaking, webhook_url: 'not a url' });
+      const issues = expectValidationError(await app.request(verb, path(), { key: team.key, body }));
+      expect(issues.map((issue) => issue.path)).toEqual([['webhook_url'], [field]]);
+    },
+  );
+
+  it('names a business rule’s field once when the contract refuses it too', async () => {
+    const [field = ''] = Object.keys(resource.ruleBreaking);
+    const body = withChange(resource.valid(), { [field]: '', method: 'get' });
+    const issues = expectValidationError(
+      await app.request('POST', resource.collection, { key: team.key, body }),
+    );
+    expect(issues.map((issue) => issue.path.join('.')).sort()).toEqual([field, 'method'].sort());
+  });
+
+  it('says that a webhook_url which is no URL is not a valid URL', async () => {
+    const body = withChange(resource.valid(), { webhook_url: 'not a url' });
+    const issues = expectValidationError(
+      await app.request('POST', resource.collection, { key: team.key, body }),
+    );
+    expect(issues).toEqual([
+      {
+        path: ['webhook_url'],
+        message: 'webhook_url is not a valid URL: it must be absolute, such as https://example.com/hook',
+      },
+    ]);
   });
 
   it('names the unknown field in the message', async () => {

@@ -19,11 +19,19 @@ function toIssues(issue: ZodIssue, root: 'body' | 'query' | 'params'): Validatio
   return [{ path: issue.path, message: issue.message }];
 }
 
-/** Maps ts-rest's request validation failure to one VALIDATION_ERROR listing every problem. */
-export function toValidationError(error: RequestValidationError): ValidationError {
-  return new ValidationError([
+/**
+ * Maps ts-rest's request validation failure to one VALIDATION_ERROR listing every problem: the
+ * contract's, then the route's business rules (`ruleIssues`) on the fields the contract let pass.
+ */
+export function toValidationError(
+  error: RequestValidationError,
+  ruleIssues: readonly ValidationIssue[] = [],
+): ValidationError {
+  const issues = [
     ...issuesOf(error.pathParams, 'params'),
     ...issuesOf(error.query, 'query'),
     ...issuesOf(error.body, 'body'),
-  ]);
+  ];
+  const blamed = new Set(issues.map((issue) => issue.path.join('.')));
+  return new ValidationError([...issues, ...ruleIssues.filter((issue) => !blamed.has(issue.path.join('.')))]);
 }

@@ -115,14 +115,14 @@ describe.skipIf(!hasChromium)('the dashboard in Chromium', () => {
     await page.getByLabel('Cron expression').fill('0 9 * * FUNDAY');
     await expect
       .poll(() => page.getByTestId('preview-error').innerText())
-      .toMatch(/^invalid cron expression/);
+      .toMatch(/^Invalid cron expression: day of week field "FUNDAY"/);
 
     await page.getByLabel('Cron expression').fill('*/5 * * * *');
     await page.getByLabel('Webhook URL').fill('ftp://example.com/nope');
     await page.getByRole('button', { name: 'Create cron' }).click();
     await expect
       .poll(() => page.locator('.field-error').allInnerTexts())
-      .toContain('webhook_url must use http or https, not ftp');
+      .toContain('Must use http or https, not ftp');
 
     await page.getByLabel('Webhook URL').fill(`${receiver.url}/cron`);
     await page.getByRole('button', { name: 'Create cron' }).click();

@@ -123,6 +123,18 @@ describe.skipIf(!hasChromium || !process.env.UPDATE_SCREENSHOTS)('docs/screensho
     await shoot('cron', DESKTOP);
     await shoot('cron-phone', PHONE);
 
+    await page.goto(`${app.url}/t/${teamId}/crons/new`);
+    await page.getByLabel('Cron expression').fill('61 * * * *');
+    await page.getByLabel('Time zone').fill('Mars/Olympus');
+    await page.getByLabel('Webhook URL').fill('not a url');
+    await page.getByRole('button', { name: 'Create cron' }).click();
+    await page.locator('.field-error[id]').nth(2).waitFor();
+    await shoot('cron-errors', DESKTOP);
+
+    await page.goto(`${app.url}/t/${teamId}/events/00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('heading', { name: 'Event not found' }).waitFor();
+    await shoot('event-missing', DESKTOP);
+
     await page.goto(`${app.url}/t/${teamId}/settings`);
     await page.getByTestId('key-row').waitFor();
     await page.getByRole('button', { name: 'Reveal' }).click();
