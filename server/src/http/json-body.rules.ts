@@ -6,9 +6,6 @@ import type { ValidationIssue } from '@webhook-scheduler/contract';
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** Largest integer JSON.parse keeps exactly (2^53 − 1); past it, integers are silently rounded. */
-const MAX_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
-
 /**
  * A number JSON.parse would silently change, put in its place by `markChangedNumbers` so that the
  * walk can report it with its path.
@@ -17,23 +14,41 @@ export class ChangedNumber {
   constructor(readonly problem: string) {}
 }
 
-/** Why JSON.parse's `value` differs from the literal `source`, or undefined when it does not. */
-export function numberProblem(value: number, source: string): string | undefined {
-  if (!Number.isFinite(value)) return `${source} is out of range for a JSON number`;
-  const mantissa = source.split(/[eE]/)[0] ?? '';
-  if (value === 0 && /[1-9]/.test(mantissa)) return `${source} is too small to be stored (it would be 0)`;
-  if (/^-?\d+$/.test(source) && Math.abs(value) > MAX_EXACT_INTEGER) {
-    return `${source} is an integer beyond ±${MAX_EXACT_INTEGER}, which cannot be stored exactly; send it as a string`;
-  }
-  return undefined;
+/**
+ * A decimal literal's value in one spelling: sign, significant digits, exponent ("-1.50e2" and
+ * "-150" are both "-15e1"). Exact, whatever the number of digits.
+ */
+function decimalValue(literal: string): string {
+  const match = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(literal);
+  if (!match) return literal;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  const significant = digits.replace(/0+$/, '');
+  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign}${significant}e${power}`;
 }
 
 /**
- * Whether the JSON text may hold a number JSON.parse changes: 16 digits in a row (integers up to
- * 15 digits are exact) or a 3-digit exponent. Cheap, so the slow reviver runs only on such bodies.
+ * Why the number JSON.parse made of the literal `source` is not the number sent, or undefined when
+ * it is. The service stores and sends `String(value)`, the shortest spelling of the nearest double:
+ * "0.1", "1.50" or "1152921504606847000" come back as sent; "1e400", "1e-400",
+ * "12345678901234567890" or "3.14159265358979323846" would not.
+ */
+export function numberProblem(value: number, source: string): string | undefined {
+  if (!Number.isFinite(value)) return `${source} is out of range for a JSON number`;
+  if (decimalValue(source) === decimalValue(String(value))) return undefined;
+  if (value === 0) return `${source} is too small to be stored (it would become 0)`;
+  return `${source} cannot be stored exactly (it would become ${String(value)}); send it as a string`;
+}
+
+/**
+ * Whether the JSON text may hold a number JSON.parse changes: 16 digits (a number of at most 15
+ * significant digits and a 2-digit exponent is kept exactly) or a 3-digit exponent. Cheap, so the
+ * slow reviver runs only on such bodies.
  */
 export function mayHoldChangedNumbers(text: string): boolean {
-  return /\d{16}|[eE][+-]?\d{3}/.test(text);
+  return /\d[\d.]{15}|[eE][+-]?\d{3}/.test(text);
 }
 
 /** A JSON.parse reviver that replaces each number the parse changed with a `ChangedNumber`. */
