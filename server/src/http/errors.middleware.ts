@@ -5,20 +5,26 @@ import { NOT_UTF8 } from './json-body.middleware.js';
 import { isUndecodablePath, undecodablePathError } from './undecodable-path.js';
 
 interface BodyParserError {
-  type: string;
+  type?: string;
   status?: number;
   limit?: number;
+  /** zlib's code when a compressed body does not inflate. */
+  code?: string;
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string';
+  return typeof error === 'object' && error !== null;
 }
 
 /** What the body parser's failures mean to a client; undefined for anything else. */
 function bodyParserError(error: unknown): AppError | undefined {
   if (!isBodyParserError(error)) return undefined;
   const issue = (message: string): ValidationIssue[] => [{ path: [], message }];
-  switch (error.type) {
+  // The parser passes zlib's error on as it is, with a status but no type.
+  if (error.status === 400 && error.code?.startsWith('Z_')) {
+    return new ValidationError(issue('request body does not match its Content-Encoding'));
+  }
+  switch (error.type ?? '') {
     case 'entity.parse.failed':
       return new ValidationError(issue('request body is not valid JSON'));
     case 'entity.too.large':
