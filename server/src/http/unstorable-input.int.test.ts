@@ -160,6 +160,12 @@ describe('dashboard bodies', () => {
     expect(expectValidationError(response)).toEqual([{ path: ['name'], message: expect.any(String) }]);
   });
 
+  it('returns 400 VALIDATION_ERROR on ["password"] when a sign-up password holds NUL', async () => {
+    const body = '{"email":"nul@example.com","password":"correct horse\\u0000battery"}';
+    const response = await app.request('POST', '/api/dashboard/session/sign-up', { body });
+    expect(expectValidationError(response)).toEqual([{ path: ['password'], message: expect.any(String) }]);
+  });
+
   it('returns 400 VALIDATION_ERROR on ["email"] when a sign-up email holds a lone surrogate', async () => {
     const body = '{"email":"a\\ud800@example.com","password":"correct horse battery"}';
     const response = await app.request('POST', '/api/dashboard/session/sign-up', { body });
