@@ -199,6 +199,16 @@ export const JsonValue: z.ZodType<Json> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(JsonValue)]),
 );
 
+/**
+ * A webhook's payload as accepted on `POST` and `PUT`: any JSON value, or null (the default) for no
+ * body. The service stores it exactly as sent or refuses it.
+ */
+export const PayloadInput = JsonValue.nullable()
+  .default(null)
+  .describe(
+    'Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \\ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings).',
+  );
+
 /** An ISO 8601 timestamp with a time zone designator (`Z` or an offset). */
 export const Timestamp = z
   .string()

@@ -6,6 +6,7 @@ import {
   HttpMethod,
   IdParams,
   JsonValue,
+  PayloadInput,
   PaginationQuery,
   RetryConfig,
   RetryConfigInput,
@@ -54,7 +55,7 @@ export const CronInput = z
     method: HttpMethod.default('POST'),
     timezone: TimeZone.nullable().default(null),
     headers: WebhookHeaders.nullable().default(null),
-    payload: JsonValue.nullable().default(null),
+    payload: PayloadInput,
     retry_config: RetryConfigInput.nullable().default(null),
     is_active: z.boolean().default(true),
   })

@@ -6,6 +6,7 @@ import {
   HttpMethod,
   IdParams,
   JsonValue,
+  PayloadInput,
   PaginationQuery,
   RetryConfig,
   RetryConfigInput,
@@ -61,7 +62,7 @@ export const EventInput = z
     scheduled_at: Timestamp.describe('When to call the webhook; must be in the future.'),
     method: HttpMethod.default('POST'),
     headers: WebhookHeaders.nullable().default(null),
-    payload: JsonValue.nullable().default(null),
+    payload: PayloadInput,
     retry_config: RetryConfigInput.nullable().default(null),
   })
   .strict();

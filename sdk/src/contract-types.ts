@@ -81,6 +81,7 @@ export interface CronInput {
   timezone?: string | null | undefined;
   /** Custom headers sent with the webhook request (string values). */
   headers?: Record<string, string> | null | undefined;
+  /** Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
   payload?: JsonValue | undefined;
   retry_config?: RetryConfigInput | null | undefined;
   is_active?: boolean | undefined;
@@ -138,6 +139,7 @@ export interface EventInput {
   method?: HttpMethod | undefined;
   /** Custom headers sent with the webhook request (string values). */
   headers?: Record<string, string> | null | undefined;
+  /** Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
   payload?: JsonValue | undefined;
   retry_config?: RetryConfigInput | null | undefined;
 }

@@ -67,3 +67,42 @@ describe('loadConfig TRUST_PROXY', () => {
     expect(loadConfig(value === undefined ? {} : { TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 });
+
+describe('loadConfig HTTP limits', () => {
+  it('defaults to production values: 10 s for headers, 30 s for a request, 65 s keep-alive, 10,000 connections', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 10_000,
+    });
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      HTTP_HEADERS_TIMEOUT: '5s',
+      HTTP_REQUEST_TIMEOUT: '2m',
+      HTTP_KEEP_ALIVE_TIMEOUT: '620s',
+      HTTP_MAX_CONNECTIONS: '500',
+    });
+    expect(config.http).toEqual({
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 620_000,
+      maxConnections: 500,
+    });
+  });
+
+  it.each([
+    ['HTTP_HEADERS_TIMEOUT', '0'],
+    ['HTTP_REQUEST_TIMEOUT', 'long'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT', '0s'],
+    ['HTTP_MAX_CONNECTIONS', '0'],
+  ])('stops with a reason naming %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('refuses a headers timeout longer than the request timeout', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT: '40s' })).toThrow(/HTTP_HEADERS_TIMEOUT/);
+  });
+});

@@ -54,6 +54,9 @@ function isConnectionString(value: string): boolean {
   }
 }
 
+/** A duration above zero: a timeout of 0 would mean none at all to Node's HTTP server. */
+const timeout = (fallback: string) => duration(fallback).refine((ms) => ms > 0, 'must be above zero');
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -85,15 +88,32 @@ const EnvSchema = z.object({
   // A call must start within half the grace of its claim (the rest is for recording it).
   LEASE_GRACE: duration('30s').refine((ms) => ms >= 1000, 'must be at least 1s'),
   TRUST_PROXY: trustProxy,
+  HTTP_HEADERS_TIMEOUT: timeout('10s'),
+  HTTP_REQUEST_TIMEOUT: timeout('30s'),
+  HTTP_KEEP_ALIVE_TIMEOUT: timeout('65s'),
+  HTTP_MAX_CONNECTIONS: positiveInt(10_000),
 });
 
 /** Where the service keeps its data: an external PostgreSQL, or an embedded one under `dataDir`. */
 export type DatabaseTarget = { kind: 'external'; url: string } | { kind: 'embedded'; dataDir: string };
 
+/** How long the HTTP server waits for slow clients, and how many connections it holds at once. */
+export interface HttpLimits {
+  /** A client must have sent the request line and headers within this; then 408 and closed. */
+  headersTimeoutMs: number;
+  /** A client must have sent the whole request, body included, within this; then 408 and closed. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Connections beyond this are closed as soon as they are accepted. */
+  maxConnections: number;
+}
+
 /** The service's configuration, parsed once from the environment. */
 export interface Config {
   port: number;
   host: string;
+  http: HttpLimits;
   database: DatabaseTarget;
   databasePoolSize: number;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -134,9 +154,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  // Node refuses to start a server whose headers timeout is longer than its request timeout.
+  if (e.HTTP_HEADERS_TIMEOUT > e.HTTP_REQUEST_TIMEOUT) {
+    throw new ConfigError(['HTTP_HEADERS_TIMEOUT: must not be longer than HTTP_REQUEST_TIMEOUT']);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     database: e.DATABASE_URL
       ? { kind: 'external', url: e.DATABASE_URL }
       : { kind: 'embedded', dataDir: path.resolve(e.DATA_DIR) },

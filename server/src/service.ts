@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import { type RequestListener, type Server, createServer } from 'node:http';
 import { hostname } from 'node:os';
 import express, { type Express } from 'express';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { Timers, createSender, createScheduler, type Scheduler } from '@webhook-scheduler/scheduler';
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
 import { KeyCache } from './auth/key-cache.js';
 import { DEFAULT_AUTH_LIMITS } from './auth/throttle.rules.js';
-import type { Config } from './config.js';
+import type { Config, HttpLimits } from './config.js';
 import { builtDashboardDir } from './dashboard/spa.router.js';
 import { type Database, openDatabase } from './db/database.js';
 import { opsRoutes } from './http/ops.router.js';
@@ -77,6 +77,12 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       });
     }
     const { server, url } = await listen(app, config);
+    const dropped = new Counter({
+      name: 'http_connections_dropped_total',
+      help: 'Connections closed on arrival because HTTP_MAX_CONNECTIONS were already open',
+      registers: [registry],
+    });
+    server.on('drop', () => dropped.inc());
     logger.info({ url, role }, 'listening');
     return {
       url,
@@ -147,15 +153,41 @@ async function startKeyCache(db: Database, logger: Logger): Promise<KeyCache | u
   }
 }
 
-async function listen(app: Express, config: Config): Promise<{ server: Server; url: string }> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
+/**
+ * Node enforces the headers and request timeouts only when this timer ticks: its default (30 s) held
+ * partial headers ~89 s against a 60 s timeout. A tick of a quarter of the timeout (at most 1 s)
+ * cuts a slow client off soon after its deadline.
+ */
+function checkingIntervalMs(http: HttpLimits): number {
+  return Math.max(10, Math.min(1000, Math.floor(http.headersTimeoutMs / 4)));
+}
+
+/** Serves `app` on the configured address with the configured limits on slow and idle clients. */
+export async function listen(
+  app: RequestListener,
+  where: Pick<Config, 'port' | 'host' | 'http'>,
+): Promise<{ server: Server; url: string }> {
+  const { http } = where;
+  const server = createServer(
+    {
+      headersTimeout: http.headersTimeoutMs,
+      requestTimeout: http.requestTimeoutMs,
+      keepAliveTimeout: http.keepAliveTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalMs(http),
+    },
+    app,
+  );
+  server.maxConnections = http.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(where.port, where.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
-  server.keepAliveTimeout = 65_000;
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const port = typeof address === 'object' && address ? address.port : where.port;
+  const host = where.host === '0.0.0.0' || where.host === '::' ? 'localhost' : where.host;
   return { server, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }
 

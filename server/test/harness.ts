@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg, { type ClientConfig } from 'pg';
 import { adminQuery } from './admin-query.js';
@@ -19,8 +18,10 @@ import { createApp } from '../src/app.js';
 import { createKeyAuthenticator } from '../src/auth/key-authenticator.js';
 import { KeyCache } from '../src/auth/key-cache.js';
 import type { AuthLimits } from '../src/auth/throttle.rules.js';
+import { type HttpLimits, loadConfig } from '../src/config.js';
 import { builtDashboardDir } from '../src/dashboard/spa.router.js';
 import { createOrm } from '../src/db/orm.js';
+import { listen } from '../src/service.js';
 import { createApiKey, createTeam } from '../src/teams/teams.service.js';
 import { createPasswordHasher } from '../src/users/password.js';
 
@@ -146,6 +147,8 @@ export async function startTestApp(
     scheduler?: TestSchedulerOptions;
     limits?: Partial<AuthLimits>;
     trustProxy?: boolean | number | string;
+    /** Limits on slow and idle clients; the service's defaults otherwise. */
+    http?: Partial<HttpLimits>;
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -173,11 +176,11 @@ export async function startTestApp(
     passwords: TEST_PASSWORDS,
     limits: { ...TEST_LIMITS, ...options.limits },
   });
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  const { server, url } = await listen(app, {
+    port: 0,
+    host: '127.0.0.1',
+    http: { ...loadConfig({}).http, ...options.http },
   });
-  const address = server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   return {
     url,

@@ -1,50 +1,30 @@
-import type { ValidationIssue } from '@webhook-scheduler/contract';
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { ValidationError } from '../errors.js';
+import {
+  MAX_JSON_DEPTH,
+  jsonBodyProblem,
+  markChangedNumbers,
+  mayHoldChangedNumbers,
+} from './json-body.rules.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 
-/**
- * Deepest nesting of arrays and objects a body may have. Validation and serialization recurse, so a
- * deeper body (a 1 MB body can nest half a million levels) would exhaust the stack and answer 500.
- */
-export const MAX_JSON_DEPTH = 64;
+/** The body parser's error type for a body that is not UTF-8; the error middleware maps it to a 400. */
+export const NOT_UTF8 = 'entity.not.utf8';
 
-interface Node {
-  value: unknown;
-  depth: number;
-  key: string | number | undefined;
-  parent: Node | undefined;
-}
-
-function pathOf(node: Node): (string | number)[] {
-  const path: (string | number)[] = [];
-  for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) path.unshift(at.key);
-  return path;
-}
+/** Texts of the bodies that may hold numbers JSON.parse changed, to be parsed again with a reviver. */
+const suspectTexts = new WeakMap<IncomingMessage, string>();
 
 /**
- * What the schemas cannot be trusted with in a parsed JSON body: nesting deeper than `maxDepth`,
- * and `__proto__` keys, which zod's records silently drop (a payload would be delivered altered).
- * Iterative, so it cannot overflow the stack itself.
+ * Runs on the raw bytes before they are parsed. Invalid UTF-8 would be decoded into U+FFFD and
+ * stored altered, so it is refused (RFC 8259 §8.1: JSON between systems is UTF-8).
  */
-export function jsonBodyProblem(body: unknown, maxDepth: number): ValidationIssue | undefined {
-  const stack: Node[] = [{ value: body, depth: 0, key: undefined, parent: undefined }];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    const { value, depth } = node;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth >= maxDepth) {
-      return { path: pathOf(node).slice(0, 1), message: `must not nest deeper than ${maxDepth} levels` };
-    }
-    const isArray = Array.isArray(value);
-    for (const [key, child] of Object.entries(value)) {
-      if (key === '__proto__') {
-        return { path: [...pathOf(node), key], message: 'the key "__proto__" is not accepted' };
-      }
-      stack.push({ value: child, depth: depth + 1, key: isArray ? Number(key) : key, parent: node });
-    }
-  }
-  return undefined;
+function inspectRawBody(req: IncomingMessage, _res: unknown, raw: Buffer, encoding: string): void {
+  if (encoding !== 'utf-8' || !isUtf8(raw)) throw Object.assign(new Error('not UTF-8'), { type: NOT_UTF8 });
+  const text = raw.toString('utf8');
+  if (mayHoldChangedNumbers(text)) suspectTexts.set(req, text.replace(/^\uFEFF/, ''));
 }
 
 /** Parses JSON bodies up to `limitBytes`; a body of another content type is refused rather than ignored. */
@@ -65,10 +45,18 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     next();
   };
   const checkShape: RequestHandler = (req, _res, next) => {
-    const problem = jsonBodyProblem(req.body, MAX_JSON_DEPTH);
+    const suspect = suspectTexts.get(req);
+    // Parsed again only when cheap signs say a number may have been rounded, overflowed or underflowed:
+    // a reviver makes JSON.parse several times slower.
+    const body: unknown = suspect === undefined ? req.body : JSON.parse(suspect, markChangedNumbers);
+    const problem = jsonBodyProblem(body, MAX_JSON_DEPTH);
     next(problem ? new ValidationError([problem]) : undefined);
   };
   // Not `strict`: a body that is valid JSON but not an object (`null`, `"text"`, `42`) reaches the
   // schema, which says "must be a JSON object" instead of the parser's misleading "not valid JSON".
-  return [requireJson, express.json({ limit: limitBytes, strict: false }), checkShape];
+  return [
+    requireJson,
+    express.json({ limit: limitBytes, strict: false, verify: inspectRawBody }),
+    checkShape,
+  ];
 }
