@@ -1,16 +1,16 @@
 // bench/api: the running service (embedded PostgreSQL) under autocannon over loopback, with 100,000
 // events in the team. Usage: npm run api -w bench
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { firstKey, freshDataDir, startService } from './processes.ts';
+import { firstKey, freshDataDir, saveReport, startService } from './processes.ts';
 
 const SEEDED = Number(process.env.BENCH_SEEDED ?? 100_000);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 3380);
 const ROLE = process.env.BENCH_ROLE ?? 'all';
+const BATCH = 1000;
 
 const data = await freshDataDir();
 const service = await startService(ROLE, PORT, data.dir);
@@ -42,6 +42,14 @@ try {
   const base = `http://127.0.0.1:${PORT}/api/v1`;
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const scheduledAt = new Date(Date.now() + 86_400_000).toISOString();
+  // One request of 1,000 events: one transaction, one multi-row insert (events per second = req/s × 1,000).
+  const batch = JSON.stringify({
+    events: Array.from({ length: BATCH }, (_, n) => ({
+      webhook_url: 'https://example.com/hook',
+      scheduled_at: scheduledAt,
+      payload: { n },
+    })),
+  });
   const cases: [string, autocannon.Options][] = [
     [
       'POST /api/v1/events',
@@ -56,6 +64,10 @@ try {
         }),
         connections: 50,
       },
+    ],
+    [
+      'POST /api/v1/events/batch (1,000 events)',
+      { url: `${base}/events/batch`, method: 'POST', headers, body: batch, connections: 4 },
     ],
     [
       'GET /api/v1/events/{id}',
@@ -87,6 +99,7 @@ try {
       name,
       connections: options.connections,
       requestsPerSecond: Math.round(result.requests.average),
+      ...(name.includes('/batch') ? { eventsPerSecond: Math.round(result.requests.average * BATCH) } : {}),
       latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
       non2xx: result.non2xx,
       errors: result.errors,
@@ -100,11 +113,7 @@ try {
     durationS: DURATION_S,
     results,
   };
-  await writeFile(
-    new URL(`../results/api-${report.date.slice(0, 10)}.json`, import.meta.url),
-    `${JSON.stringify(report, null, 2)}\n`,
-  );
-  console.log(JSON.stringify(report, null, 2));
+  await saveReport('api', report);
 } finally {
   await service.stop();
   await data.remove();

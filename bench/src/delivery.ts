@@ -6,6 +6,7 @@ import { Timers } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
+import { skipLockedFloor } from './floor.ts';
 import {
   type Running,
   firstKey,
@@ -202,10 +203,21 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
     const punctualityResult = await punctuality(setup, receiverUrl);
     const punctualityReceived = await receiverStats(receiverUrl);
     await db.end();
+    // Measured in the same run, on the same database and receiver, with the service idle.
+    const floor =
+      schedulers === 1
+        ? await skipLockedFloor(
+            { host: path.join(data.dir, 'run'), user: 'postgres', database: 'webhook_scheduler' },
+            receiverUrl,
+            THROUGHPUT_EVENTS,
+          )
+        : undefined;
+    await receiverStats(receiverUrl);
     return {
       schedulers,
       throughput: { ...throughputResult, ...throughputReceived },
       punctuality: { ...punctualityResult, ...punctualityReceived },
+      skipLockedFloor: floor,
     };
   } finally {
     for (const running of processes.reverse()) await running.stop();

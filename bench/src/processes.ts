@@ -1,12 +1,13 @@
 // Starting and stopping the processes a benchmark drives: the service (by role) and the receiver.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, chmod } from 'node:fs/promises';
+import { mkdtemp, rm, chmod, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'server/bin/webhook-scheduler.js');
+// Another checkout's service can be measured with the same benchmark (e.g. a baseline).
+const bin = path.join(process.env.BENCH_SERVICE_ROOT ?? root, 'server/bin/webhook-scheduler.js');
 
 export interface Running {
   child: ChildProcess;
@@ -64,8 +65,12 @@ export async function startService(
   const service = start(process.execPath, [bin, 'start', '--role', role], {
     DATA_DIR: dataDir,
     PORT: String(port),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // The benchmarks measure the service with one key far above the default 100 requests/s: the
+    // rate limiter still runs on every request, it just never refuses one.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
     ...extra,
   });
   try {
@@ -86,8 +91,13 @@ export function firstKey(service: Running): string {
   return key;
 }
 
-export async function startReceiver(): Promise<Running & { url: string }> {
-  const receiver = start(process.execPath, [path.join(root, 'bench/src/receiver.ts')], {});
+/** The benchmarks' receiver process, answering after `delayMs`. */
+export async function startReceiver(delayMs = 0): Promise<Running & { url: string }> {
+  const receiver = start(
+    process.execPath,
+    [path.join(root, 'bench/src/receiver.ts'), '0', String(delayMs)],
+    {},
+  );
   const port = await waitFor(() => /^(\d+)$/m.exec(receiver.output())?.[1], 'the receiver');
   return { ...receiver, url: `http://127.0.0.1:${port}` };
 }
@@ -96,4 +106,11 @@ export async function startReceiver(): Promise<Running & { url: string }> {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** Writes a benchmark's figures to `results/<name>-<date>.json` and prints them. */
+export async function saveReport(name: string, report: { date: string }): Promise<void> {
+  const text = `${JSON.stringify(report, null, 2)}\n`;
+  await writeFile(path.join(root, 'bench/results', `${name}-${report.date.slice(0, 10)}.json`), text);
+  console.log(text);
 }

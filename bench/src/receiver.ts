@@ -1,7 +1,9 @@
-// A webhook receiver for benchmarks: answers 200 at once and counts deliveries by webhook-id.
+// A webhook receiver for benchmarks: answers 200 (after the `delay` milliseconds its command line
+// names, at once by default) and counts deliveries by webhook-id.
 import http from 'node:http';
 
 const port = Number(process.argv[2] ?? 0);
+const delayMs = Number(process.argv[3] ?? 0);
 const seen = new Map<string, number>();
 let requests = 0;
 
@@ -22,7 +24,8 @@ const server = http.createServer((req, res) => {
     requests++;
     const id = req.headers['webhook-id'];
     if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
-    res.end('ok');
+    if (delayMs > 0) setTimeout(() => res.end('ok'), delayMs);
+    else res.end('ok');
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -1,14 +1,23 @@
 import { z } from 'zod';
 
-/** The five machine-readable error codes every error body carries. */
+/**
+ * The machine-readable error codes every error body carries: the API document's five, plus
+ * `QUOTA_EXCEEDED` (403, a team quota is used up), `RATE_LIMITED` (429, too many requests for
+ * the key; see `Retry-After`) and the two of `Idempotency-Key` (422 `IDEMPOTENCY_KEY_MISMATCH`,
+ * 409 `IDEMPOTENCY_KEY_IN_USE`).
+ */
 export const ErrorCode = z.enum([
   'UNAUTHORIZED',
   'NOT_FOUND',
   'VALIDATION_ERROR',
   'BAD_REQUEST',
   'INTERNAL_SERVER_ERROR',
+  'QUOTA_EXCEEDED',
+  'RATE_LIMITED',
+  'IDEMPOTENCY_KEY_MISMATCH',
+  'IDEMPOTENCY_KEY_IN_USE',
 ]);
-/** One of the five error codes. */
+/** One of the API's error codes. */
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** One field problem in a `VALIDATION_ERROR`: the path to the field and what is wrong with it. */
@@ -30,7 +39,7 @@ export const ErrorBody = z.object({
       .union([z.array(ValidationIssue), z.record(z.unknown())])
       .optional()
       .describe(
-        'For VALIDATION_ERROR an array of { path, message }; for BAD_REQUEST an object such as { currentStatus }.',
+        'For VALIDATION_ERROR an array of { path, message }; for BAD_REQUEST an object such as { currentStatus }; for QUOTA_EXCEEDED { quota, limit, current }.',
       ),
   }),
 });
@@ -294,3 +303,22 @@ export function pageOf<T extends z.ZodTypeAny>(schema: T) {
 
 /** The body of a successful `DELETE`. */
 export const DeleteResult = dataOf(z.object({ success: z.boolean() }));
+
+/** The request header that makes a create safe to retry. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** The response header of an answer repeated for an `Idempotency-Key` seen before. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+/** An `Idempotency-Key`: 1–255 printable ASCII characters. */
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/, 'Idempotency-Key must be 1 to 255 printable ASCII characters')
+  .describe(
+    'Makes the create safe to retry (scoped to the team, remembered 24 h): a repeat with the same body answers the first 2xx or 4xx response again with Idempotent-Replayed: true and creates nothing; the same key with another body → 422 IDEMPOTENCY_KEY_MISMATCH; a repeat while the first is still being handled → 409 IDEMPOTENCY_KEY_IN_USE.',
+  );
+
+/** The headers of the routes that create: an optional `Idempotency-Key`. */
+export const CreateHeaders = z.object({ [IDEMPOTENCY_HEADER]: IdempotencyKey.optional() });
+
+/** The error statuses of `Idempotency-Key`, added to the routes that take it. */
+export const idempotencyResponses = { 409: ErrorBody, 422: ErrorBody } as const;

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
   BooleanParam,
+  CreateHeaders,
   DeleteResult,
   HttpMethod,
   IdParams,
@@ -15,11 +16,32 @@ import {
   Uuid,
   WebhookHeaders,
   WebhookUrl,
+  ErrorBody,
   dataOf,
+  idempotencyResponses,
   pageOf,
 } from './common.js';
+import { Event } from './events.js';
 
 const c = initContract();
+
+/** How a cron's occurrence ended. */
+export const CronRunStatus = z.enum(['success', 'failed']);
+/** Why the service paused a cron. */
+export const PausedReason = z.enum(['failures']);
+
+/** Bounds of `pause_after_failures`. */
+export const PAUSE_AFTER_FAILURES_LIMITS = { min: 1, max: 1000 } as const;
+
+const PauseAfterFailures = z
+  .number()
+  .int('pause_after_failures must be a whole number')
+  .min(1, 'pause_after_failures must be from 1 to 1000')
+  .max(1000, 'pause_after_failures must be from 1 to 1000')
+  .nullable()
+  .describe(
+    'Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it.',
+  );
 
 /** A recurring webhook: the service creates an event for each occurrence of its schedule. */
 export const Cron = z.object({
@@ -37,6 +59,23 @@ export const Cron = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   team_id: Uuid,
+  pause_after_failures: z
+    .number()
+    .int()
+    .nullable()
+    .describe('After this many failed occurrences in a row the cron is paused; null never pauses it.'),
+  next_run_at: Timestamp.nullable().describe('The next occurrence of the schedule; null when inactive.'),
+  last_run_at: Timestamp.nullable().describe('When the last finished occurrence was last attempted.'),
+  last_status: CronRunStatus.nullable().describe('How the last finished occurrence ended; null before any.'),
+  consecutive_failures: z
+    .number()
+    .int()
+    .describe(
+      'Failed occurrences since the last successful one (an occurrence fails when its final attempt fails).',
+    ),
+  paused_reason: PausedReason.nullable().describe(
+    'Why the service paused the cron: "failures" after pause_after_failures failed occurrences; null otherwise. Setting is_active to true clears it.',
+  ),
 });
 /** A recurring webhook. */
 export type Cron = z.infer<typeof Cron>;
@@ -58,12 +97,37 @@ export const CronInput = z
     payload: PayloadInput,
     retry_config: RetryConfigInput.nullable().default(null),
     is_active: z.boolean().default(true),
+    pause_after_failures: PauseAfterFailures.default(null),
   })
   .strict();
 /** The body of `POST` and `PUT` on crons, as sent. */
 export type CronInput = z.input<typeof CronInput>;
 /** The body of `POST` and `PUT` on crons, with defaults applied. */
 export type ParsedCronInput = z.output<typeof CronInput>;
+
+/**
+ * The body of `PATCH /api/v1/crons/{id}`: any fields of {@link CronInput}, with the same rules;
+ * fields left out keep their value.
+ */
+export const CronPatch = z
+  .object({
+    webhook_url: CronInput.shape.webhook_url.optional(),
+    cron_expression: CronInput.shape.cron_expression.optional(),
+    method: HttpMethod.optional(),
+    timezone: TimeZone.nullable().optional(),
+    headers: WebhookHeaders.nullable().optional(),
+    payload: JsonValue.nullable()
+      .optional()
+      .describe(PayloadInput.description ?? ''),
+    retry_config: RetryConfigInput.nullable().optional(),
+    is_active: z.boolean().optional(),
+    pause_after_failures: PauseAfterFailures.optional(),
+  })
+  .strict();
+/** The body of `PATCH /api/v1/crons/{id}`, as sent. */
+export type CronPatch = z.input<typeof CronPatch>;
+/** The body of `PATCH /api/v1/crons/{id}`, parsed. */
+export type ParsedCronPatch = z.output<typeof CronPatch>;
 
 /** Query parameters of `GET /api/v1/crons`. */
 export const CronListQuery = PaginationQuery.extend({
@@ -85,10 +149,12 @@ export const cronsContract = c.router({
   create: {
     method: 'POST',
     path: '/crons',
+    headers: CreateHeaders,
     body: CronInput,
-    responses: { 201: dataOf(Cron) },
+    responses: { 201: dataOf(Cron), 403: ErrorBody, ...idempotencyResponses },
     summary: 'Create a cron',
-    description: 'Creates a recurring webhook. Its upcoming occurrences appear as pending events.',
+    description:
+      'Creates a recurring webhook. Its upcoming occurrences appear as pending events. An active cron beyond the team’s limit of active crons (1,000 by default) is refused with 403 QUOTA_EXCEEDED; a payload over 64 KiB as JSON, headers over 16 KiB together, or a schedule firing more often than the team’s shortest interval (1 s by default) with 400 VALIDATION_ERROR.',
   },
   get: {
     method: 'GET',
@@ -103,10 +169,30 @@ export const cronsContract = c.router({
     path: '/crons/:id',
     pathParams: IdParams,
     body: CronInput,
-    responses: { 200: dataOf(Cron) },
+    responses: { 200: dataOf(Cron), 403: ErrorBody },
     summary: 'Replace a cron',
     description:
-      'Full replacement: omitted optional fields take their defaults. Deletes the cron’s pending events and generates new ones from the new definition.',
+      'Full replacement: omitted optional fields take their defaults. Deletes the cron’s pending events and generates new ones from the new definition. Switching an inactive cron on beyond the team’s limit of active crons is refused with 403 QUOTA_EXCEEDED.',
+  },
+  patch: {
+    method: 'PATCH',
+    path: '/crons/:id',
+    pathParams: IdParams,
+    body: CronPatch,
+    responses: { 200: dataOf(Cron), 403: ErrorBody },
+    summary: 'Change some fields of a cron',
+    description:
+      'Partial update: fields left out keep their value, the others follow the rules of PUT. When anything changes, the cron’s pending events are replaced as on PUT (setting is_active to false deletes them; back to true resumes from the next occurrence).',
+  },
+  trigger: {
+    method: 'POST',
+    path: '/crons/:id/trigger',
+    pathParams: IdParams,
+    body: c.noBody(),
+    responses: { 201: dataOf(Event) },
+    summary: 'Run a cron now',
+    description:
+      'Creates one event from the cron’s current definition, due now, with cron_id set. The schedule is not moved, and the event is delivered once even in the second of a scheduled occurrence. Allowed on an inactive cron too.',
   },
   delete: {
     method: 'DELETE',

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  CreateHeaders,
   DeleteResult,
   EventStatus,
   HttpMethod,
@@ -14,7 +15,9 @@ import {
   Uuid,
   WebhookHeaders,
   WebhookUrl,
+  ErrorBody,
   dataOf,
+  idempotencyResponses,
   pageOf,
 } from './common.js';
 
@@ -26,6 +29,9 @@ export const Event = z.object({
   cron_id: Uuid.nullable().describe('The cron that created this event; null when created through the API.'),
   retry_of: Uuid.nullable().describe(
     'The original event when this event is a retry attempt; null otherwise.',
+  ),
+  replay_of: Uuid.nullable().describe(
+    'The event this one replays (POST /events/{id}/replay); null otherwise.',
   ),
   scheduled_at: Timestamp,
   executed_at: Timestamp.nullable().describe('When the call was made; null until executed.'),
@@ -71,10 +77,44 @@ export type EventInput = z.input<typeof EventInput>;
 /** The body of `POST` and `PUT` on events, with defaults applied. */
 export type ParsedEventInput = z.output<typeof EventInput>;
 
+/**
+ * Orders of the event list. `created_at` (the default) and its explicit spelling `-created_at` are
+ * newest created first; `scheduled_at` is soonest due first, `-scheduled_at` latest due first. The id
+ * breaks ties in the same direction, so pages are stable.
+ */
+export const EventSort = z
+  .enum(['created_at', '-created_at', 'scheduled_at', '-scheduled_at'])
+  .describe(
+    'created_at (default) or -created_at: newest created first; scheduled_at: soonest due first; -scheduled_at: latest due first.',
+  );
+/** An order of the event list. */
+export type EventSort = z.infer<typeof EventSort>;
+
+/** Most events one `POST /api/v1/events/batch` creates. */
+export const MAX_BATCH_EVENTS = 1000;
+
+/** The body of `POST /api/v1/events/batch`: 1 to 1,000 events, all created or none. */
+export const EventBatchInput = z
+  .object({
+    events: z
+      .array(EventInput)
+      .min(1, 'events must hold at least one event')
+      .max(MAX_BATCH_EVENTS, `events must hold at most ${MAX_BATCH_EVENTS} events`)
+      .describe(
+        'The events to schedule, each as for POST /events; a problem is reported at ["events", index, field].',
+      ),
+  })
+  .strict();
+/** The body of `POST /api/v1/events/batch`, as sent. */
+export type EventBatchInput = z.input<typeof EventBatchInput>;
+
 /** Query parameters of `GET /api/v1/events`. */
 export const EventListQuery = PaginationQuery.extend({
   status: EventStatus.optional().describe('Only events in this state.'),
   cron_id: Uuid.optional().describe('Only events created by this cron.'),
+  sort: EventSort.default('created_at'),
+  scheduled_after: Timestamp.optional().describe('Only events scheduled at or after this time (inclusive).'),
+  scheduled_before: Timestamp.optional().describe('Only events scheduled before this time (exclusive).'),
 }).strict();
 /** Query parameters of `GET /api/v1/events`, as sent. */
 export type EventListQuery = z.input<typeof EventListQuery>;
@@ -87,15 +127,38 @@ export const eventsContract = c.router({
     query: EventListQuery,
     responses: { 200: pageOf(Event) },
     summary: 'List events',
-    description: 'Events of the caller’s team, newest first, including retry attempts.',
+    description:
+      'Events of the caller’s team, including retry attempts: newest first, or by scheduled time with sort; scheduled_after and scheduled_before bound the scheduled time.',
   },
   create: {
     method: 'POST',
     path: '/events',
+    headers: CreateHeaders,
     body: EventInput,
-    responses: { 201: dataOf(Event) },
+    responses: { 201: dataOf(Event), 403: ErrorBody, ...idempotencyResponses },
     summary: 'Schedule an event',
-    description: 'Schedules a one-time webhook call at scheduled_at.',
+    description:
+      'Schedules a one-time webhook call at scheduled_at. Refused with 403 QUOTA_EXCEEDED when the team already has its limit of pending events created through the API (1,000,000 by default), and with 400 VALIDATION_ERROR for a payload over 64 KiB as JSON or headers over 16 KiB together.',
+  },
+  createMany: {
+    method: 'POST',
+    path: '/events/batch',
+    headers: CreateHeaders,
+    body: EventBatchInput,
+    responses: { 201: z.object({ data: z.array(Event) }), 403: ErrorBody, ...idempotencyResponses },
+    summary: 'Schedule events in a batch',
+    description:
+      'Schedules 1 to 1,000 events in one transaction: all are created, in the order given, or none (400 VALIDATION_ERROR whose paths start with ["events", index]).',
+  },
+  replay: {
+    method: 'POST',
+    path: '/events/:id/replay',
+    pathParams: IdParams,
+    body: c.noBody(),
+    responses: { 201: dataOf(Event) },
+    summary: 'Replay an event',
+    description:
+      'Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus).',
   },
   get: {
     method: 'GET',

@@ -6,6 +6,7 @@ import { eventsContract } from './events.js';
 export * from './common.js';
 export * from './crons.js';
 export * from './events.js';
+export * from './limits.js';
 export * from './dashboard/index.js';
 
 const c = initContract();
@@ -16,6 +17,7 @@ export const errorResponses = {
   401: ErrorBody,
   404: ErrorBody,
   413: ErrorBody,
+  429: ErrorBody,
   500: ErrorBody,
 } as const;
 

@@ -23,6 +23,7 @@ const cronInput = {
   headers: { 'x-report': 'daily' },
   payload: { report: 'sales' },
   retry_config: { maxRetries: 3, backoffMs: 1000, backoffType: 'exponential' },
+  pause_after_failures: 5,
 };
 
 const cron = {
@@ -32,6 +33,11 @@ const cron = {
   created_at: '2030-01-06T08:15:00.000Z',
   updated_at: '2030-01-06T08:15:00.000Z',
   team_id: TEAM_ID,
+  next_run_at: '2030-01-07T08:00:00.000Z',
+  last_run_at: '2030-01-06T08:00:00.031Z',
+  last_status: 'success',
+  consecutive_failures: 0,
+  paused_reason: null,
 };
 
 const eventInput = {
@@ -46,6 +52,7 @@ const pendingEvent = {
   id: EVENT_ID,
   cron_id: null,
   retry_of: null,
+  replay_of: null,
   scheduled_at: eventInput.scheduled_at,
   executed_at: null,
   status: 'pending',
@@ -93,9 +100,30 @@ function errors(notFound: string, badRequest: unknown, outOfRange?: string) {
     401: error('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
     404: error('NOT_FOUND', `${notFound} not found`),
     413: invalid([], 'request body is larger than the 1048576 byte limit'),
+    429: error('RATE_LIMITED', 'Rate limit exceeded: retry in 1 second'),
     500: error('INTERNAL_SERVER_ERROR', outOfRange ?? 'Internal server error'),
   };
 }
+
+function quotaExceeded(quota: 'active_crons' | 'pending_events', limit: number) {
+  const what = quota === 'active_crons' ? 'active crons' : 'pending events created through the API';
+  return error('QUOTA_EXCEEDED', `Quota exceeded: the team has ${limit} ${what} and its limit is ${limit}`, {
+    quota,
+    limit,
+    current: limit,
+  });
+}
+/** The answers of a create's `Idempotency-Key`. */
+const idempotencyErrors = {
+  409: error(
+    'IDEMPOTENCY_KEY_IN_USE',
+    'A request with this Idempotency-Key is still being handled; retry once it has finished',
+  ),
+  422: error(
+    'IDEMPOTENCY_KEY_MISMATCH',
+    'This Idempotency-Key was used with a different request body; use a new key for a new request',
+  ),
+};
 
 const OUT_OF_RANGE = 'Page 3 is out of range: there are 250 items, 100 per page';
 
@@ -111,6 +139,8 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
     request: cronInput,
     responses: {
       201: { data: cron },
+      403: quotaExceeded('active_crons', 1000),
+      ...idempotencyErrors,
       ...errors(
         'Route',
         invalid(['cron_expression'], 'invalid cron expression: expected 5 fields (or 6 with seconds), got 3'),
@@ -122,10 +152,42 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
     request: { ...cronInput, cron_expression: '0 8 * * MON-FRI' },
     responses: {
       200: { data: { ...cron, cron_expression: '0 8 * * MON-FRI', updated_at: '2030-01-06T10:00:00.000Z' } },
+      403: quotaExceeded('active_crons', 1000),
       ...errors(
         'Cron',
         invalid(['timezone'], 'timezone must be an IANA time zone name such as "Europe/Paris"'),
       ),
+    },
+  },
+  'crons.patch': {
+    request: { is_active: false },
+    responses: {
+      200: {
+        data: { ...cron, is_active: false, next_run_at: null, updated_at: '2030-01-06T10:00:00.000Z' },
+      },
+      403: quotaExceeded('active_crons', 1000),
+      ...errors(
+        'Cron',
+        invalid(['cron_expression'], 'invalid cron expression: minute 61 is out of range (0-59)'),
+      ),
+    },
+  },
+  'crons.trigger': {
+    responses: {
+      201: {
+        data: {
+          ...pendingEvent,
+          id: '0c4f2d8e-5b7a-4e19-8c3d-1a2b3c4d5e6f',
+          cron_id: CRON_ID,
+          scheduled_at: '2030-01-06T10:00:00.042Z',
+          webhook_url: cronInput.webhook_url,
+          headers: cronInput.headers,
+          payload: cronInput.payload,
+          created_at: '2030-01-06T10:00:00.042Z',
+          updated_at: '2030-01-06T10:00:00.042Z',
+        },
+      },
+      ...errors('Cron', notUuid),
     },
   },
   'crons.delete': { responses: { 200: { data: { success: true } }, ...errors('Cron', notUuid) } },
@@ -146,9 +208,55 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
     request: eventInput,
     responses: {
       201: { data: pendingEvent },
+      403: quotaExceeded('pending_events', 1_000_000),
+      ...idempotencyErrors,
       ...errors(
         'Route',
         invalid(['scheduled_at'], 'scheduled_at must be in the future (now is 2030-01-07T09:30:00.000Z)'),
+      ),
+    },
+  },
+  'events.createMany': {
+    request: { events: [eventInput, { ...eventInput, scheduled_at: '2030-01-07T10:00:00.000Z' }] },
+    responses: {
+      201: {
+        data: [
+          pendingEvent,
+          {
+            ...pendingEvent,
+            id: '7e8b2a4c-3d5f-4c9b-8a12-6f7e8d9c0b13',
+            scheduled_at: '2030-01-07T10:00:00.000Z',
+          },
+        ],
+      },
+      403: quotaExceeded('pending_events', 1_000_000),
+      ...idempotencyErrors,
+      ...errors(
+        'Route',
+        invalid(
+          ['events', 1, 'scheduled_at'],
+          'scheduled_at must be in the future (now is 2030-01-07T09:30:00.000Z)',
+        ),
+      ),
+    },
+  },
+  'events.replay': {
+    responses: {
+      201: {
+        data: {
+          ...pendingEvent,
+          id: '8f9c3b5d-4e6a-4dab-9b23-7a8f9e0d1c24',
+          replay_of: EVENT_ID,
+          scheduled_at: '2030-01-07T12:00:00.018Z',
+          created_at: '2030-01-07T12:00:00.018Z',
+          updated_at: '2030-01-07T12:00:00.018Z',
+        },
+      },
+      ...errors(
+        'Event',
+        error('BAD_REQUEST', 'Only success or failed events can be replayed; this event is pending', {
+          currentStatus: 'pending',
+        }),
       ),
     },
   },
@@ -191,7 +299,11 @@ export const STATUS_DESCRIPTIONS: Record<number, string> = {
   201: 'Created',
   400: 'VALIDATION_ERROR (details lists each field problem) or BAD_REQUEST (a business rule refused the change)',
   401: 'UNAUTHORIZED: missing, unknown, expired or revoked API key',
+  403: 'QUOTA_EXCEEDED: the team has used up a quota (details: quota, limit, current)',
   404: 'NOT_FOUND: no such resource in the caller’s team',
+  409: 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being handled',
   413: 'VALIDATION_ERROR: the request body is larger than the service accepts',
+  429: 'RATE_LIMITED: too many requests for this API key; wait Retry-After seconds',
+  422: 'IDEMPOTENCY_KEY_MISMATCH: this Idempotency-Key was used with another request body',
   500: 'INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list',
 };

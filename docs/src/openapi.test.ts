@@ -9,11 +9,14 @@ interface Operation {
   operationId?: string;
   summary?: string;
   description?: string;
-  requestBody?: { content: Record<string, { example?: unknown }> };
+  requestBody?: { required?: boolean; description?: string; content: Record<string, { example?: unknown }> };
   responses: Record<string, { description: string; content?: Record<string, { example?: unknown }> }>;
 }
 
-const document = buildOpenApiDocument() as { paths: Record<string, Record<string, Operation>> };
+const document = buildOpenApiDocument() as {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
 const operations = Object.values(document.paths).flatMap((byMethod) => Object.values(byMethod));
 
 function route(key: string) {
@@ -37,12 +40,53 @@ describe('docs/openapi.json', () => {
   });
 
   it('gives every operation an id, a summary and a description', () => {
-    expect(operations).toHaveLength(10);
+    expect(operations).toHaveLength(14);
     for (const operation of operations) {
-      expect(operation.operationId).toMatch(/^(crons|events)\.\w+$/);
+      expect(operation.operationId).toMatch(/^[a-z]+(Cron|Event)s?$/);
       expect(operation.summary, operation.operationId).toBeTruthy();
       expect(operation.description, operation.operationId).toBeTruthy();
     }
+  });
+
+  it('gives operations distinct ids', () => {
+    expect(new Set(operations.map((operation) => operation.operationId)).size).toBe(operations.length);
+  });
+
+  it('marks every request body required, with a description of what it is', () => {
+    const bodies = operations.flatMap((operation) => (operation.requestBody ? [operation.requestBody] : []));
+    expect(bodies).toHaveLength(6);
+    for (const body of bodies) {
+      expect(body.required).toBe(true);
+      expect(body.description).toMatch(/^The .{20,}/);
+    }
+  });
+
+  it('refers to every named schema, so each shape the contract changes stays named', () => {
+    const text = JSON.stringify(document);
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(text, name).toContain(`"$ref":"#/components/schemas/${name}"`);
+    }
+  });
+
+  it('names the shared shapes and inlines none of them', () => {
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining([
+        'Event',
+        'EventInput',
+        'Cron',
+        'CronInput',
+        'ErrorResponse',
+        'Pagination',
+        'RetryConfig',
+      ]),
+    );
+    const paths = JSON.stringify(document.paths);
+    expect(paths).not.toContain('"properties"');
+    expect(paths).toContain('"$ref":"#/components/schemas/ErrorResponse"');
+  });
+
+  it('says nullability the OpenAPI 3.1 way, never with nullable', () => {
+    expect(JSON.stringify(document)).not.toContain('"nullable"');
   });
 
   it('has an example for every request body and every response body', () => {

@@ -4,9 +4,13 @@ import type { AttemptRecord, ClaimedAttempt, RetryAttempt, WebhookOutcome } from
 /** How many times one attempt may be claimed before an ever-expiring lease counts as a failure. */
 export const MAX_CLAIMS = 3;
 
-/** An attempt whose time passed longer ago than the tolerance is not sent (decision 27). */
-export function isMissed(scheduledAt: Date, now: Date, toleranceMs: number): boolean {
-  return now.getTime() - scheduledAt.getTime() > toleranceMs;
+/**
+ * An attempt that fell due while no scheduler ran and whose time passed longer ago than the tolerance
+ * is not sent (decision 27). One that fell due while schedulers ran was waiting for its team's or
+ * destination's share: it is sent late, never failed for that (extensions §2).
+ */
+export function isMissed(scheduledAt: Date, now: Date, toleranceMs: number, servedSince: Date): boolean {
+  return scheduledAt < servedSince && now.getTime() - scheduledAt.getTime() > toleranceMs;
 }
 
 /** A failure decided without a call (no response, no duration). */

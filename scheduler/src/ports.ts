@@ -21,6 +21,28 @@ export interface ClaimedAttempt {
   /** How many times this attempt was claimed, this claim included. */
   claimCount: number;
   signingSecrets: string[];
+  /** The `host:port` the call goes to (default ports omitted): per-destination limits count it. */
+  destination: string;
+}
+
+/**
+ * What one claim may take: at most `room` more attempts of a listed team or destination, and of any
+ * other at most the whole share (`teamMax`, `destinationMax`).
+ */
+export interface ClaimShares {
+  teamMax: number;
+  destinationMax: number;
+  teams: { teamId: string; room: number }[];
+  destinations: { destination: string; room: number }[];
+}
+
+/** A claim: `pending → processing` with `leaseToken`, expiring in `leaseMs`, held by process `owner`. */
+export interface ClaimOptions {
+  limit: number;
+  leaseMs: number;
+  leaseToken: string;
+  owner: number;
+  shares: ClaimShares;
 }
 
 /** The recorded result of one attempt, and what it implies for its original and for a retry. */
@@ -61,19 +83,17 @@ export interface RetryAttempt {
 /** Storage the scheduler needs; the server implements it over PostgreSQL. */
 export interface EventStore {
   /**
-   * Claims up to `limit` pending events due now by the database clock (and before `before`), oldest
-   * first, skipping rows others hold: `pending → processing` with `leaseToken`, expiring in `leaseMs`,
-   * held by the process registered as `owner`.
+   * Claims up to `limit` pending events of the slot `[from, before)` that are due now by the database
+   * clock, oldest first within the shares, skipping rows others hold.
    */
-  claimDue(options: {
-    before: Date;
-    limit: number;
-    leaseMs: number;
-    leaseToken: string;
-    owner: number;
-  }): Promise<ClaimedAttempt[]>;
-  /** When the next pending event before `before` is due, or null. */
-  nextDueAt(before: Date): Promise<Date | null>;
+  claimDue(options: ClaimOptions & { from: Date; before: Date }): Promise<ClaimedAttempt[]>;
+  /**
+   * Claims up to `limit` pending events due now, whatever their slot, serving the teams with due
+   * events in turn (each its oldest first) within the shares.
+   */
+  claimBacklog(options: ClaimOptions): Promise<ClaimedAttempt[]>;
+  /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
+  nextDueAt(from: Date, before: Date): Promise<Date | null>;
   /**
    * Writes outcomes whose lease still holds and schedules the retries they plan (with their timers),
    * in one transaction; returns the ids recorded.

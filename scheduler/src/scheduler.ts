@@ -6,14 +6,24 @@ import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
 import type { EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
-import { SLOT_JOB, type SlotJobData, slotEnd } from './timer/slot-jobs.js';
+import { SLOT_JOB, type SlotJobData, slotEnd, slotStart } from './timer/slot-jobs.js';
 import { Capacity } from './worker/capacity.js';
 import { DeliveryWorker, RECOVERY_BATCH } from './worker/delivery-worker.js';
 import { OutcomeWriter } from './worker/outcome-writer.js';
+import { Shares } from './worker/shares.js';
+import { Wakeup } from './worker/wakeup.js';
 
 /** Knobs with measured defaults; see bench/README.md. */
 export interface SchedulerTuning {
   maxInFlight: number;
+  /** Most calls of one team in flight in one process (default: a quarter of `maxInFlight`). */
+  teamMaxInFlight: number;
+  /** Most calls to one host:port in flight across all scheduler processes, split between them. */
+  destinationMaxInFlight: number;
+  /** How often the backlog (due events left by their slot) is claimed without being poked. */
+  backlogEveryMs: number;
+  /** How long pokes are gathered into one backlog claim. */
+  backlogGatherMs: number;
   claimBatch: number;
   pollMs: number;
   processEveryMs: number;
@@ -21,22 +31,22 @@ export interface SchedulerTuning {
   reconcileEveryMs: number;
   /** How often each process looks for dead scheduler processes whose leases it can take back. */
   livenessEveryMs: number;
-  /** A pending event this late is swept up by the reconcile job whatever its slot job did. */
-  overdueGraceMs: number;
   cronHorizonMs: number;
   writeBatch: number;
   writeDelayMs: number;
 }
 
-const DEFAULT_TUNING: SchedulerTuning = {
+const DEFAULT_TUNING: Omit<SchedulerTuning, 'teamMaxInFlight'> = {
   maxInFlight: 1000,
+  destinationMaxInFlight: 50,
+  backlogEveryMs: 1000,
+  backlogGatherMs: 5,
   claimBatch: 500,
   pollMs: 25,
   processEveryMs: 50,
   slotConcurrency: 8,
   reconcileEveryMs: 2000,
   livenessEveryMs: 1000,
-  overdueGraceMs: 2000,
   cronHorizonMs: 60_000,
   writeBatch: 500,
   writeDelayMs: 5,
@@ -67,7 +77,11 @@ export interface Scheduler {
 
 /** The delivery side of the service: Agenda as the timer, our rows and leases as the truth. */
 export function createScheduler(options: SchedulerOptions): Scheduler {
-  const tuning = { ...DEFAULT_TUNING, ...options.tuning };
+  const base = { ...DEFAULT_TUNING, ...options.tuning };
+  const tuning: SchedulerTuning = {
+    teamMaxInFlight: Math.max(1, Math.floor(base.maxInFlight / 4)),
+    ...base,
+  };
   const { store, logger, pool } = options;
   const stopping = new AbortController();
   const leaseMs = options.webhookTimeoutMs + (options.leaseGraceMs ?? 30_000);
@@ -75,6 +89,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
   const owners = new OwnerRegistry(pool.options, options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
+  const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight);
+  const backlog = new Wakeup(tuning.backlogEveryMs, tuning.backlogGatherMs);
   const writer = new OutcomeWriter(store, logger, {
     maxBatch: tuning.writeBatch,
     maxDelayMs: tuning.writeDelayMs,
@@ -84,6 +100,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     sender: options.sender,
     liveness: owners,
     capacity,
+    shares,
+    backlog,
     writer,
     metrics,
     logger,
@@ -99,7 +117,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const reconcile = async (): Promise<void> => {
     await worker.recoverExpiredLeases();
     await store.topUpCrons(tuning.cronHorizonMs, 200);
-    await worker.deliverUntil(new Date(Date.now() - tuning.overdueGraceMs), stopping.signal);
     await pool.query(
       `delete from agenda_jobs where name = $1 and next_run_at is null and locked_at is null
        and coalesce(last_finished_at, failed_at, created_at) < now() - interval '1 hour'`,
@@ -115,7 +132,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     slotConcurrency: tuning.slotConcurrency,
     slotLockLifetimeMs: leaseMs,
     reconcileEveryMs: tuning.reconcileEveryMs,
-    onSlot: (slot: SlotJobData) => worker.deliverUntil(slotEnd(slot.slot), stopping.signal),
+    onSlot: (slot: SlotJobData) =>
+      worker.deliverSlot(slotStart(slot.slot), slotEnd(slot.slot), stopping.signal),
     onReconcile: () =>
       reconcile().catch((error: unknown) => {
         logger.error({ err: error }, 'reconcile failed');
@@ -123,20 +141,16 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   });
 
   // Independent of Agenda: a dead process may hold the reconcile job's lock.
-  const sweeps = new Set<Promise<unknown>>();
   const watchOwners = async (): Promise<void> => {
-    const recovered = await recoverDeadOwners({
+    await recoverDeadOwners({
       owners,
       pool,
       logger,
       batch: RECOVERY_BATCH,
       recoverLeases: (dead) => worker.recoverExpiredLeases(dead),
     });
-    // They are overdue: deliver them now rather than at the next sweep.
-    if (recovered > 0 && !stopping.signal.aborted) {
-      const sweep = worker.deliverUntil(new Date(), stopping.signal).finally(() => sweeps.delete(sweep));
-      sweeps.add(sweep);
-    }
+    await owners.refreshPeers();
+    shares.splitDestinations(owners.liveProcesses);
   };
   let watchingNow = false;
   const watchOnce = () => {
@@ -149,10 +163,14 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       .finally(() => (watchingNow = false));
   };
   let watching: NodeJS.Timeout | undefined;
+  let backlogLoop: Promise<void> = Promise.resolve();
 
   return {
     start: async () => {
       await owners.start();
+      await owners.refreshPeers();
+      shares.splitDestinations(owners.liveProcesses);
+      backlogLoop = worker.runBacklog(stopping.signal);
       await timer.start();
       watching = setInterval(watchOnce, tuning.livenessEveryMs);
       watchOnce();
@@ -160,8 +178,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     drain: async (timeoutMs) => {
       stopping.abort();
       clearInterval(watching);
+      backlog.stop();
       await timer.drain(timeoutMs);
-      await Promise.all(sweeps);
+      await backlogLoop;
       await writer.flush();
       await options.sender.close();
       await owners.stop();

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CONTRACT,
   PACKAGE,
   changedPackageFields,
   changesetNames,
@@ -155,12 +156,36 @@ describe('checkChangeset in a repository', () => {
 
     expect(checkChangeset(root).ok).toBe(true);
   });
+
+  it('checks another published package by its own folder and name', () => {
+    write('contract/package.json', `${JSON.stringify({ name: CONTRACT.name, version: '0.1.0' }, null, 2)}\n`);
+    write('contract/src/index.ts', 'export const c = 1;\n');
+    commit('contract 0.1.0');
+    expect(checkChangeset(root, CONTRACT).ok).toBe(true);
+
+    write('contract/src/index.ts', 'export const c = 2;\n');
+    write('.changeset/sdk-only.md', `---\n'${PACKAGE}': patch\n---\n\nSDK.\n`);
+    commit('contract change, SDK changeset');
+    expect(checkChangeset(root, CONTRACT)).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('contract/src/index.ts'),
+    });
+
+    write('.changeset/contract.md', `---\n'${CONTRACT.name}': minor\n---\n\nContract.\n`);
+    expect(checkChangeset(root, CONTRACT).ok).toBe(true);
+  });
 });
 
 describe('this repository', () => {
+  const root = () => execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
+
   it('has a changeset for every user-visible change to the SDK since its last release', () => {
-    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-    const result = checkChangeset(root);
+    const result = checkChangeset(root());
+    expect(result.ok, result.message).toBe(true);
+  });
+
+  it('has a changeset for every user-visible change to the contract since its last release', () => {
+    const result = checkChangeset(root(), CONTRACT);
     expect(result.ok, result.message).toBe(true);
   });
 });

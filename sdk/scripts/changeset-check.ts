@@ -14,8 +14,17 @@ import { fileURLToPath } from 'node:url';
  * with history, with no registry or tag lookup.
  */
 
-export const PACKAGE = '@webhook-scheduler/sdk';
-const SDK_DIR = 'sdk';
+/** A published package of this repository: its npm name and its folder. */
+export interface PublishedPackage {
+  name: string;
+  dir: string;
+}
+
+/** The SDK, which this check was written for. */
+export const SDK: PublishedPackage = { name: '@webhook-scheduler/sdk', dir: 'sdk' };
+/** The ts-rest contract, published for users of `initClient` and `@ts-rest/react-query`. */
+export const CONTRACT: PublishedPackage = { name: '@webhook-scheduler/contract', dir: 'contract' };
+export const PACKAGE = SDK.name;
 // Fields of package.json that change what users install or import.
 const PUBLISHED_FIELDS = [
   'name',
@@ -31,9 +40,9 @@ const PUBLISHED_FIELDS = [
 ];
 
 /** Whether a file under sdk/ ends up in what users run: sources (not tests) and the build config. */
-export function isPublishedSource(file: string): boolean {
-  if (file === `${SDK_DIR}/tsup.config.ts`) return true;
-  return file.startsWith(`${SDK_DIR}/src/`) && !file.endsWith('.test.ts');
+export function isPublishedSource(file: string, dir = SDK.dir): boolean {
+  if (file === `${dir}/tsup.config.ts` || file === `${dir}/tsconfig.build.json`) return true;
+  return file.startsWith(`${dir}/src/`) && !file.endsWith('.test.ts');
 }
 
 /** The published fields of package.json whose values differ between two versions of it. */
@@ -59,57 +68,58 @@ export interface ChangesetCheck {
 }
 
 /** Runs the check in the git repository at `root`. */
-export function checkChangeset(root: string): ChangesetCheck {
+export function checkChangeset(root: string, target: PublishedPackage = SDK): ChangesetCheck {
+  const { name, dir } = target;
   const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-  const release = git('log', '-1', '--format=%H', '-G', '^\\s*"version":', '--', `${SDK_DIR}/package.json`);
+  const release = git('log', '-1', '--format=%H', '-G', '^\\s*"version":', '--', `${dir}/package.json`);
   if (!release) {
     const shallow = git('rev-parse', '--is-shallow-repository') === 'true';
     return {
       ok: false,
       message: shallow
         ? 'This clone is shallow: fetch the history (git fetch --unshallow) to find the last SDK release.'
-        : `No commit sets the version of ${SDK_DIR}/package.json.`,
+        : `No commit sets the version of ${dir}/package.json.`,
     };
   }
   const changed = [
-    ...git('diff', '--name-only', release, '--', SDK_DIR).split('\n'),
-    ...git('ls-files', '--others', '--exclude-standard', '--', SDK_DIR).split('\n'),
+    ...git('diff', '--name-only', release, '--', dir).split('\n'),
+    ...git('ls-files', '--others', '--exclude-standard', '--', dir).split('\n'),
   ].filter((file) => file !== '');
-  const reasons = changed.filter(isPublishedSource);
-  if (changed.includes(`${SDK_DIR}/package.json`)) {
-    const before = JSON.parse(git('show', `${release}:${SDK_DIR}/package.json`)) as Record<string, unknown>;
-    const after = JSON.parse(readFileSync(path.join(root, SDK_DIR, 'package.json'), 'utf8')) as Record<
+  const reasons = changed.filter((file) => isPublishedSource(file, dir));
+  if (changed.includes(`${dir}/package.json`)) {
+    const before = JSON.parse(git('show', `${release}:${dir}/package.json`)) as Record<string, unknown>;
+    const after = JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8')) as Record<
       string,
       unknown
     >;
-    reasons.push(...changedPackageFields(before, after).map((field) => `${SDK_DIR}/package.json (${field})`));
+    reasons.push(...changedPackageFields(before, after).map((field) => `${dir}/package.json (${field})`));
   }
   const since = `since its last release (${release.slice(0, 10)})`;
-  if (reasons.length === 0) return { ok: true, message: `${PACKAGE} has no user-visible change ${since}.` };
+  if (reasons.length === 0) return { ok: true, message: `${name} has no user-visible change ${since}.` };
 
   const directory = path.join(root, '.changeset');
   const changesets = readdirSync(directory)
     .filter((file) => file.endsWith('.md') && file !== 'README.md')
-    .filter((file) => changesetNames(readFileSync(path.join(directory, file), 'utf8'), PACKAGE));
+    .filter((file) => changesetNames(readFileSync(path.join(directory, file), 'utf8'), name));
   if (changesets.length > 0) {
     return {
       ok: true,
-      message: `${PACKAGE} changed ${since}; described by .changeset/${changesets.join(', .changeset/')}.`,
+      message: `${name} changed ${since}; described by .changeset/${changesets.join(', .changeset/')}.`,
     };
   }
   return {
     ok: false,
     message: [
-      `${PACKAGE} changed ${since} without a changeset:`,
+      `${name} changed ${since} without a changeset:`,
       ...reasons.map((reason) => `  ${reason}`),
-      'Run `npm run changeset`, pick the SDK and describe the change for its CHANGELOG, then commit the file.',
+      `Run \`npm run changeset\`, pick ${name} and describe the change for its CHANGELOG, then commit the file.`,
     ].join('\n'),
   };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8' }).trim();
-  const result = checkChangeset(root);
-  (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
-  process.exitCode = result.ok ? 0 : 1;
+  const results = [SDK, CONTRACT].map((target) => checkChangeset(root, target));
+  for (const result of results) (result.ok ? process.stdout : process.stderr).write(`${result.message}\n`);
+  process.exitCode = results.every((result) => result.ok) ? 0 : 1;
 }

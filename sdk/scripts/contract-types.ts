@@ -62,6 +62,12 @@ const TYPES: Generated[] = [
     schema: contract.CronInput,
   },
   {
+    name: 'CronPatch',
+    from: 'C.CronPatch',
+    doc: 'The body of `crons.patch`: any fields of `CronInput`; fields left out keep their value.',
+    schema: contract.CronPatch,
+  },
+  {
     name: 'CronListQuery',
     from: 'Partial<z.output<typeof C.CronListQuery>>',
     doc: 'Filters and paging of `crons.list`.',

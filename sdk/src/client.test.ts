@@ -103,6 +103,28 @@ describe('events', () => {
     });
   });
 
+  it('sends sort and the scheduled time bounds', async () => {
+    const { requests, record } = recorder();
+    server.use(
+      http.get(`${BASE_URL}/api/v1/events`, ({ request }) => {
+        record(request);
+        return HttpResponse.json({ data: [makeEvent()], pagination });
+      }),
+    );
+
+    await testClient().events.list({
+      sort: '-scheduled_at',
+      scheduled_after: '2030-01-01T00:00:00Z',
+      scheduled_before: '2030-01-02T00:00:00Z',
+    });
+
+    expect(Object.fromEntries(new URL(requests[0]!.url).searchParams)).toEqual({
+      sort: '-scheduled_at',
+      scheduled_after: '2030-01-01T00:00:00Z',
+      scheduled_before: '2030-01-02T00:00:00Z',
+    });
+  });
+
   it('creates, reads, replaces and deletes an event', async () => {
     const event = makeEvent();
     const path = `${BASE_URL}/api/v1/events/${event.id}`;

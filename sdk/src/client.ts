@@ -1,13 +1,71 @@
-import type { Cron, CronInput, CronListQuery, Event, EventInput, EventListQuery } from './contract-types.js';
+import type {
+  Cron,
+  CronInput,
+  CronListQuery,
+  CronPatch,
+  Event,
+  EventInput,
+  EventListQuery,
+} from './contract-types.js';
 import { type Resource, createResource } from './resource.js';
-import { ROUTES } from './routes.js';
-import { type ClientOptions, createTransport } from './transport.js';
+import { ROUTES, type Route } from './routes.js';
+import {
+  type ClientOptions,
+  type CreateOptions,
+  type RequestOptions,
+  type Send,
+  createTransport,
+} from './transport.js';
 
-/** Recurring webhooks: `list`, `create`, `get`, `update`, `delete` and `listAll`. */
-export type CronsResource = Resource<Cron, CronInput, CronListQuery>;
+/** Recurring webhooks: `list`, `create`, `get`, `update`, `patch`, `trigger`, `delete` and `listAll`. */
+export interface CronsResource extends Resource<Cron, CronInput, CronListQuery> {
+  /** Changes only the fields given (the others keep their value) and returns the cron. */
+  patch(id: string, changes: CronPatch, options?: RequestOptions): Promise<Cron>;
+  /**
+   * Runs the cron now: one event from its current definition, due at once (inactive crons too);
+   * the schedule does not move.
+   */
+  trigger(id: string, options?: RequestOptions): Promise<Event>;
+}
 
-/** One-time webhooks and their outcomes: `list`, `create`, `get`, `update`, `delete` and `listAll`. */
-export type EventsResource = Resource<Event, EventInput, EventListQuery>;
+/**
+ * One-time webhooks and their outcomes: `list`, `create`, `createMany`, `replay`, `get`, `update`,
+ * `delete` and `listAll`.
+ */
+export interface EventsResource extends Resource<Event, EventInput, EventListQuery> {
+  /**
+   * Schedules 1 to 1,000 events in one request: all or none (a `VALIDATION_ERROR` whose paths
+   * start with `["events", index]`). Resolves to the events in the order given. Retried safely,
+   * like `create`.
+   */
+  createMany(inputs: EventInput[], options?: CreateOptions): Promise<Event[]>;
+  /** Schedules a finished (`success` or `failed`) event again, due now, as a new event with `replay_of` set. */
+  replay(id: string, options?: RequestOptions): Promise<Event>;
+}
+
+const post = async <T>(send: Send, route: Route, id: string, options: RequestOptions | undefined) =>
+  (await send<{ data: T }>(route, { ...options, id })).data;
+
+function cronsResource(send: Send): CronsResource {
+  return {
+    ...createResource<Cron, CronInput, CronListQuery>(send, ROUTES.crons),
+    patch: async (id, changes, options) =>
+      (await send<{ data: Cron }>(ROUTES.crons.patch, { ...options, id, body: changes })).data,
+    trigger: (id, options) => post<Event>(send, ROUTES.crons.trigger, id, options),
+  };
+}
+
+function eventsResource(send: Send): EventsResource {
+  return {
+    ...createResource<Event, EventInput, EventListQuery>(send, ROUTES.events),
+    createMany: async (inputs, options) => {
+      const idempotencyKey = options?.idempotencyKey ?? crypto.randomUUID();
+      const call = { ...options, body: { events: inputs }, idempotencyKey };
+      return (await send<{ data: Event[] }>(ROUTES.events.createMany, call)).data;
+    },
+    replay: (id, options) => post<Event>(send, ROUTES.events.replay, id, options),
+  };
+}
 
 /** A client of the Webhook Scheduler API. */
 export interface WebhookSchedulerClient {
@@ -21,8 +79,9 @@ export interface WebhookSchedulerClient {
  * Creates a client of the `/api/v1` API.
  *
  * Every call resolves to the API's data or rejects with a {@link WebhookSchedulerError} (an error
- * status), a {@link TimeoutError} or a {@link NetworkError}; GET, PUT and DELETE are retried on
- * network errors, 429 and 5xx with exponential backoff and `Retry-After`; POST never is.
+ * status), a {@link TimeoutError} or a {@link NetworkError}; calls are retried on network errors,
+ * 429 and 5xx with exponential backoff and `Retry-After` — creates too, as each carries an
+ * `Idempotency-Key` that makes the service create it once.
  *
  * @example
  * const client = createClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: process.env.WEBHOOK_SCHEDULER_API_KEY });
@@ -31,7 +90,7 @@ export interface WebhookSchedulerClient {
 export function createClient(options: ClientOptions): WebhookSchedulerClient {
   const send = createTransport(options);
   return {
-    crons: createResource<Cron, CronInput, CronListQuery>(send, ROUTES.crons),
-    events: createResource<Event, EventInput, EventListQuery>(send, ROUTES.events),
+    crons: cronsResource(send),
+    events: eventsResource(send),
   };
 }

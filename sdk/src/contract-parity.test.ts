@@ -47,11 +47,21 @@ describe('the client mirrors the contract', () => {
     expectTypeOf<Same<Returns<'events', 'get'>, Data<'events', 'get', 200>>>().toEqualTypeOf<true>();
     expectTypeOf<Same<Returns<'events', 'update'>, Data<'events', 'update', 200>>>().toEqualTypeOf<true>();
     expectTypeOf<Same<Returns<'events', 'delete'>, Data<'events', 'delete', 200>>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      Same<Returns<'events', 'createMany'>, Data<'events', 'createMany', 201>>
+    >().toEqualTypeOf<true>();
+    expectTypeOf<Same<Returns<'events', 'replay'>, Data<'events', 'replay', 201>>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Returns<'crons', 'patch'>, Data<'crons', 'patch', 200>>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Returns<'crons', 'trigger'>, Data<'crons', 'trigger', 201>>>().toEqualTypeOf<true>();
   });
 
   it('accepts the contract’s request bodies and exports its types unchanged', () => {
     expectTypeOf<Same<Sdk.CronInput, z.input<typeof contract.crons.create.body>>>().toEqualTypeOf<true>();
     expectTypeOf<Same<Sdk.EventInput, z.input<typeof contract.events.create.body>>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Sdk.CronPatch, z.input<typeof contract.crons.patch.body>>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      Same<{ events: Sdk.EventInput[] }, z.input<typeof contract.events.createMany.body>>
+    >().toEqualTypeOf<true>();
     expectTypeOf<
       Same<Sdk.Cron, z.infer<(typeof contract.crons.get.responses)[200]>['data']>
     >().toEqualTypeOf<true>();

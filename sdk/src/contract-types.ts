@@ -6,7 +6,15 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 
 /** One of the machine-readable error codes of the API. */
 export type ErrorCode =
-  'UNAUTHORIZED' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'BAD_REQUEST' | 'INTERNAL_SERVER_ERROR';
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'VALIDATION_ERROR'
+  | 'BAD_REQUEST'
+  | 'INTERNAL_SERVER_ERROR'
+  | 'QUOTA_EXCEEDED'
+  | 'RATE_LIMITED'
+  | 'IDEMPOTENCY_KEY_MISMATCH'
+  | 'IDEMPOTENCY_KEY_IN_USE';
 
 /** One field problem of a `VALIDATION_ERROR`. */
 export interface ValidationIssue {
@@ -68,6 +76,18 @@ export interface Cron {
   /** ISO 8601 timestamp with Z or an offset. */
   updated_at: string;
   team_id: string;
+  /** After this many failed occurrences in a row the cron is paused; null never pauses it. */
+  pause_after_failures: number | null;
+  /** The next occurrence of the schedule; null when inactive. */
+  next_run_at: string | null;
+  /** When the last finished occurrence was last attempted. */
+  last_run_at: string | null;
+  /** How the last finished occurrence ended; null before any. */
+  last_status: 'failed' | 'success' | null;
+  /** Failed occurrences since the last successful one (an occurrence fails when its final attempt fails). */
+  consecutive_failures: number;
+  /** Why the service paused the cron: "failures" after pause_after_failures failed occurrences; null otherwise. Setting is_active to true clears it. */
+  paused_reason: 'failures' | null;
 }
 
 /** The body of `crons.create` and `crons.update`. `update` replaces the whole cron: omitted fields take their defaults. */
@@ -85,6 +105,27 @@ export interface CronInput {
   payload?: JsonValue | undefined;
   retry_config?: RetryConfigInput | null | undefined;
   is_active?: boolean | undefined;
+  /** Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
+  pause_after_failures?: number | null | undefined;
+}
+
+/** The body of `crons.patch`: any fields of `CronInput`; fields left out keep their value. */
+export interface CronPatch {
+  /** Absolute http(s) URL the webhook is sent to. */
+  webhook_url?: string | undefined;
+  /** Standard 5-field cron, or 6 fields with a leading seconds field. Ranges, lists, steps, names (MON, JAN), L, W, # and @yearly @annually @monthly @weekly @daily @midnight @hourly. */
+  cron_expression?: string | undefined;
+  method?: HttpMethod | undefined;
+  /** IANA time zone name (a different letter case is corrected: europe/paris → Europe/Paris); null means UTC. */
+  timezone?: string | null | undefined;
+  /** Custom headers sent with the webhook request (string values). */
+  headers?: Record<string, string> | null | undefined;
+  /** Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
+  payload?: JsonValue | undefined;
+  retry_config?: RetryConfigInput | null | undefined;
+  is_active?: boolean | undefined;
+  /** Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
+  pause_after_failures?: number | null | undefined;
 }
 
 /** Filters and paging of `crons.list`. */
@@ -104,6 +145,8 @@ export interface Event {
   cron_id: string | null;
   /** The original event when this event is a retry attempt; null otherwise. */
   retry_of: string | null;
+  /** The event this one replays (POST /events/{id}/replay); null otherwise. */
+  replay_of: string | null;
   /** ISO 8601 timestamp with Z or an offset. */
   scheduled_at: string;
   /** When the call was made; null until executed. */
@@ -154,4 +197,10 @@ export interface EventListQuery {
   status?: EventStatus | undefined;
   /** Only events created by this cron. */
   cron_id?: string | undefined;
+  /** created_at (default) or -created_at: newest created first; scheduled_at: soonest due first; -scheduled_at: latest due first. */
+  sort?: 'created_at' | 'scheduled_at' | '-created_at' | '-scheduled_at';
+  /** Only events scheduled at or after this time (inclusive). */
+  scheduled_after?: string | undefined;
+  /** Only events scheduled before this time (exclusive). */
+  scheduled_before?: string | undefined;
 }

@@ -8,6 +8,7 @@ export type {
   Cron,
   CronInput,
   CronListQuery,
+  CronPatch,
   ErrorCode,
   Event,
   EventInput,
@@ -21,6 +22,8 @@ export type {
   ValidationIssue,
 } from './contract-types.js';
 export { NetworkError, isNetworkError } from './errors/network-error.js';
+export { QuotaExceededError, isQuotaExceededError, type QuotaName } from './errors/quota-exceeded-error.js';
+export { RateLimitedError, isRateLimitedError } from './errors/rate-limited-error.js';
 export { TimeoutError, isTimeoutError } from './errors/timeout-error.js';
 export {
   WebhookSchedulerError,
@@ -35,7 +38,7 @@ export {
 export type { Page } from './paginate.js';
 export type { DeleteResult, Resource } from './resource.js';
 export type { RetryOptions } from './retry-policy.js';
-export type { ClientOptions, RequestOptions } from './transport.js';
+export type { ClientOptions, CreateOptions, RequestOptions } from './transport.js';
 export {
   type VerifiedWebhook,
   type VerifyWebhookOptions,

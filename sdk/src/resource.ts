@@ -1,6 +1,6 @@
 import { type Page, paginate } from './paginate.js';
 import type { Route } from './routes.js';
-import type { RequestOptions, Send } from './transport.js';
+import type { CreateOptions, RequestOptions, Send } from './transport.js';
 
 /** The body of a successful delete. */
 export interface DeleteResult {
@@ -15,8 +15,12 @@ export interface DeleteResult {
 export interface Resource<Item, Input, Query extends { page?: number }> {
   /** One page of the list, newest first (`page` is 0-based; `limit` 1–1000, default 100). */
   list(query?: Query, options?: RequestOptions): Promise<Page<Item>>;
-  /** Creates one and returns it as stored, defaults applied. Never retried. */
-  create(input: Input, options?: RequestOptions): Promise<Item>;
+  /**
+   * Creates one and returns it as stored, defaults applied. Sent with an `Idempotency-Key` (a fresh
+   * one unless `options.idempotencyKey` is given), so it is retried like the other calls without
+   * ever creating twice.
+   */
+  create(input: Input, options?: CreateOptions): Promise<Item>;
   /** Reads one by id; a missing id or another team's rejects with `NOT_FOUND`. */
   get(id: string, options?: RequestOptions): Promise<Item>;
   /** Replaces one entirely (omitted optional fields take their defaults) and returns it. */
@@ -48,8 +52,10 @@ export function createResource<Item, Input, Query extends { page?: number }>(
     send<Page<Item>>(routes.list, { ...options, ...(query ? { query } : {}) });
   return {
     list: (query, options) => list(query, options),
-    create: async (input, options) =>
-      (await send<{ data: Item }>(routes.create, { ...options, body: input })).data,
+    create: async (input, options) => {
+      const idempotencyKey = options?.idempotencyKey ?? crypto.randomUUID();
+      return (await send<{ data: Item }>(routes.create, { ...options, body: input, idempotencyKey })).data;
+    },
     get: async (id, options) => (await send<{ data: Item }>(routes.get, { ...options, id })).data,
     update: async (id, input, options) =>
       (await send<{ data: Item }>(routes.update, { ...options, id, body: input })).data,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeCron, makeEvent } from '../test/fixtures.js';
 import { BASE_URL, server, testClient, useMockApi } from '../test/msw.js';
 import { NetworkError, WebhookSchedulerError } from './index.js';
+import { createTransport } from './transport.js';
 
 useMockApi();
 
@@ -143,28 +144,86 @@ describe('retries of idempotent requests', () => {
   });
 });
 
-describe('no retries of POST', () => {
-  it.each([503, 429])('makes one attempt when a create is answered %i', async (code) => {
-    const counter = flaky('post', '/api/v1/events', 1, status(code), () =>
+describe('retries of creates, with their Idempotency-Key', () => {
+  /** Answers `failures` creates with `failure`, then 201; records the key of every attempt. */
+  function flakyCreate(path: string, failures: number, failure: () => Response) {
+    const keys: (string | null)[] = [];
+    server.use(
+      http.post(`${BASE_URL}${path}`, ({ request }) => {
+        keys.push(request.headers.get('idempotency-key'));
+        return keys.length <= failures ? failure() : HttpResponse.json({ data: EVENT }, { status: 201 });
+      }),
+    );
+    return keys;
+  }
+
+  it.each([503, 429, 409])('retries a create answered %i with the same key', async (code) => {
+    const keys = flakyCreate('/api/v1/events', 1, status(code));
+
+    await expect(testClient().events.create(INPUT)).resolves.toEqual(EVENT);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('retries a create that failed to connect with the same key', async () => {
+    const keys = flakyCreate('/api/v1/crons', 1, () => HttpResponse.error());
+
+    await testClient().crons.create({ webhook_url: 'https://example.com', cron_expression: '* * * * *' });
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('gives each create its own key', async () => {
+    const keys = flakyCreate('/api/v1/events', 0, status(500));
+    const client = testClient();
+
+    await client.events.create(INPUT);
+    await client.events.create(INPUT);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).not.toBe(keys[0]);
+  });
+
+  it('sends the caller’s own key', async () => {
+    const keys = flakyCreate('/api/v1/events', 1, status(502));
+
+    await testClient().events.create(INPUT, { idempotencyKey: 'order-1234' });
+    expect(keys).toEqual(['order-1234', 'order-1234']);
+  });
+
+  it('does not retry a create answered 422 IDEMPOTENCY_KEY_MISMATCH', async () => {
+    const keys = flakyCreate('/api/v1/events', 1, () =>
+      HttpResponse.json(
+        { error: { code: 'IDEMPOTENCY_KEY_MISMATCH', message: 'different body' } },
+        { status: 422 },
+      ),
+    );
+
+    await expect(testClient().events.create(INPUT, { idempotencyKey: 'k' })).rejects.toMatchObject({
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_MISMATCH',
+    });
+    expect(keys).toHaveLength(1);
+  });
+
+  it('makes one attempt when retries are off', async () => {
+    const keys = flakyCreate('/api/v1/events', 1, status(503));
+
+    await expect(testClient({ retry: 0 }).events.create(INPUT)).rejects.toMatchObject({ status: 503 });
+    expect(keys).toHaveLength(1);
+  });
+});
+
+describe('no retries of a POST without a key', () => {
+  it('sends no key and makes one attempt for a call that does not create', async () => {
+    const transport = createTransport({ baseUrl: BASE_URL, apiKey: 'whs_test' });
+    const counter = flaky('post', '/api/v1/events', 1, status(503), () =>
       HttpResponse.json({ data: EVENT }, { status: 201 }),
     );
 
-    await expect(testClient().events.create(INPUT)).rejects.toMatchObject({ status: code });
-    expect(counter.attempts).toBe(1);
-  });
-
-  it('makes one attempt when a create fails to connect', async () => {
-    const counter = flaky(
-      'post',
-      '/api/v1/crons',
-      1,
-      () => HttpResponse.error(),
-      () => HttpResponse.json({}),
-    );
-
     await expect(
-      testClient().crons.create({ webhook_url: 'https://example.com', cron_expression: '* * * * *' }),
-    ).rejects.toBeInstanceOf(NetworkError);
+      transport({ method: 'POST', path: '/api/v1/events' }, { body: INPUT }),
+    ).rejects.toMatchObject({ status: 503 });
     expect(counter.attempts).toBe(1);
   });
 });

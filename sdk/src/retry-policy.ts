@@ -23,11 +23,18 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-// POST creates: repeating it after a lost response could schedule the same webhook twice.
+// A POST without an Idempotency-Key: repeating it after a lost response could schedule the same
+// webhook twice. Creates carry a key (see transport.ts) and are retried with it.
 export const RETRY_METHODS = ['get', 'put', 'delete'] as const;
 
 /** Statuses worth another attempt: rate limiting and server or gateway failures. */
 export const RETRY_STATUSES = [429, 500, 502, 503, 504] as const;
+
+/**
+ * A keyed create is also retried on 409 (IDEMPOTENCY_KEY_IN_USE: an earlier attempt whose answer
+ * was lost is still being handled); the retry then gets that attempt's answer.
+ */
+export const KEYED_RETRY_STATUSES = [...RETRY_STATUSES, 409] as const;
 
 /** Applies defaults; a number is the retry limit. */
 export function retryPolicy(options: RetryOptions | number | undefined): RetryPolicy {
@@ -48,11 +55,11 @@ export function backoffDelay(
  * listed statuses in place of the backoff, capped at `maxRetryAfter`; network errors are retried,
  * timeouts are not.
  */
-export function toKyRetry(policy: RetryPolicy): KyRetryOptions {
+export function toKyRetry(policy: RetryPolicy, { keyed = false }: { keyed?: boolean } = {}): KyRetryOptions {
   return {
     limit: policy.limit,
-    methods: [...RETRY_METHODS],
-    statusCodes: [...RETRY_STATUSES],
+    methods: keyed ? [...RETRY_METHODS, 'post'] : [...RETRY_METHODS],
+    statusCodes: keyed ? [...KEYED_RETRY_STATUSES] : [...RETRY_STATUSES],
     afterStatusCodes: [...RETRY_STATUSES],
     maxRetryAfter: policy.maxRetryAfterMs,
     backoffLimit: policy.maxDelayMs,

@@ -2,7 +2,7 @@ import type { Contract } from '@webhook-scheduler/contract';
 
 /** The method and path of one route. */
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
 }
 
@@ -22,11 +22,15 @@ export const ROUTES = {
     create: { method: 'POST', path: '/api/v1/crons' },
     get: { method: 'GET', path: '/api/v1/crons/:id' },
     update: { method: 'PUT', path: '/api/v1/crons/:id' },
+    patch: { method: 'PATCH', path: '/api/v1/crons/:id' },
+    trigger: { method: 'POST', path: '/api/v1/crons/:id/trigger' },
     delete: { method: 'DELETE', path: '/api/v1/crons/:id' },
   },
   events: {
     list: { method: 'GET', path: '/api/v1/events' },
     create: { method: 'POST', path: '/api/v1/events' },
+    createMany: { method: 'POST', path: '/api/v1/events/batch' },
+    replay: { method: 'POST', path: '/api/v1/events/:id/replay' },
     get: { method: 'GET', path: '/api/v1/events/:id' },
     update: { method: 'PUT', path: '/api/v1/events/:id' },
     delete: { method: 'DELETE', path: '/api/v1/events/:id' },

@@ -21,7 +21,10 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** How long one attempt may wait for a response, in milliseconds. Default 10 000. */
   timeout?: number;
-  /** Retries of GET, PUT and DELETE (never POST); a number is the limit, 0 turns them off. */
+  /**
+   * Retries of GET, PUT, DELETE and of creates (which carry an `Idempotency-Key`, so a retry never
+   * creates twice); a number is the limit, 0 turns them off.
+   */
   retry?: RetryOptions | number;
   /** A `fetch` to use instead of the global one (instrumentation, tests, other runtimes). */
   fetch?: typeof globalThis.fetch;
@@ -33,11 +36,24 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** Options of the calls that create. */
+export interface CreateOptions extends RequestOptions {
+  /**
+   * The create's `Idempotency-Key` (1–255 printable ASCII characters). By default every create
+   * gets a fresh random key, which covers the client's own retries; pass your own (say, an order
+   * id) to also make a create safe to repeat after your process restarts. The service remembers a
+   * key for 24 hours.
+   */
+  idempotencyKey?: string;
+}
+
 /** What one call sends besides its route. */
 export interface Call extends RequestOptions {
   id?: string;
   query?: object;
   body?: unknown;
+  /** Sent as `Idempotency-Key`; it also makes a POST retryable. */
+  idempotencyKey?: string;
 }
 
 /** Sends a call to a route and resolves to the parsed JSON body, or rejects with an SDK error. */
@@ -84,11 +100,14 @@ function createKy(options: ClientOptions, timeout: number): KyInstance {
 export function createTransport(options: ClientOptions): Send {
   const timeout = validated(options).timeout ?? DEFAULT_TIMEOUT_MS;
   const api = createKy(options, timeout);
+  const keyedRetry = toKyRetry(retryPolicy(options.retry), { keyed: true });
   return async <T>(route: Route, call: Call): Promise<T> => {
+    const key = call.idempotencyKey;
     try {
       return await api(pathOf(route, call.id), {
         method: route.method,
         searchParams: toSearchParams(call.query),
+        ...(key === undefined ? {} : { headers: { 'idempotency-key': key }, retry: keyedRetry }),
         ...(call.body === undefined ? {} : { json: call.body }),
         ...(call.signal ? { signal: call.signal } : {}),
       }).json<T>();

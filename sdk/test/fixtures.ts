@@ -16,6 +16,12 @@ export function makeCron(overrides: Partial<Cron> = {}): Cron {
     created_at: NOW,
     updated_at: NOW,
     team_id: '9b0e7c52-61d4-4f0e-8a7b-2d6c4e8f1a30',
+    pause_after_failures: null,
+    next_run_at: '2030-01-01T08:00:00.000Z',
+    last_run_at: null,
+    last_status: null,
+    consecutive_failures: 0,
+    paused_reason: null,
     ...overrides,
   };
 }
@@ -25,6 +31,7 @@ export function makeEvent(overrides: Partial<Event> = {}): Event {
     id: '6d7a1f3b-2c4e-4b8a-9f01-5e6d7c8b9a02',
     cron_id: null,
     retry_of: null,
+    replay_of: null,
     scheduled_at: '2030-01-01T09:00:00.000Z',
     executed_at: null,
     status: 'pending',

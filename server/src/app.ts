@@ -6,7 +6,7 @@ import express, { type Express, type IRouter } from 'express';
 import helmet from 'helmet';
 import type { Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { apiAuth } from './auth/api-auth.middleware.js';
+import { apiAuth } from './http/api-auth.middleware.js';
 import type { Authenticate } from './auth/key-authenticator.js';
 import { cronRequestIssues } from './crons/cron.rules.js';
 import { cronsRouter } from './crons/crons.router.js';
@@ -14,14 +14,17 @@ import { insightsRouter } from './dashboard/insights.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
 import { sessionRouter } from './dashboard/session.router.js';
 import { spaRoutes } from './dashboard/spa.router.js';
-import { membersRouter, teamsRouter } from './dashboard/teams.router.js';
-import { eventRequestIssues } from './events/event.rules.js';
+import { alertsRouter, limitsRouter, membersRouter, teamsRouter } from './dashboard/teams.router.js';
+import { batchRequestIssues, eventRequestIssues } from './events/event.rules.js';
 import { eventsRouter } from './events/events.router.js';
 import type { RouteDeps } from './http/deps.js';
+import { cors } from './http/cors.middleware.js';
 import { docsRoutes } from './http/docs.router.js';
 import { errorHandler, notFound } from './http/errors.middleware.js';
 import { jsonBody } from './http/json-body.middleware.js';
-import { opsRoutes } from './http/ops.router.js';
+import { rateLimit } from './http/rate-limit.middleware.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
+import { type MetricsAccess, opsRoutes } from './http/ops.router.js';
 import { requestLog } from './http/request-log.middleware.js';
 import { toValidationError } from './http/validation.js';
 import { loadSession, requireSession } from './sessions/session.middleware.js';
@@ -40,6 +43,12 @@ export interface AppDeps extends RouteDeps {
   trustProxy: TrustProxy;
   /** The built dashboard's directory; undefined serves a page saying it is not built. */
   dashboardDir: string | undefined;
+  /** This process's share of every key's request rate limit. */
+  rateLimiter: RateLimiter;
+  /** Whether /metrics is served on this app and behind which token (served, open, by default). */
+  metrics?: MetricsAccess;
+  /** Origins whose pages may call /api/v1; none turns CORS off. */
+  corsOrigins: readonly string[];
 }
 
 const s = initServer();
@@ -51,8 +60,10 @@ type RouteRules = (sent: { body: unknown; query: unknown }, now: Date) => Valida
 const RULES = new Map<AppRoute, RouteRules>([
   [contract.crons.create, (sent) => cronRequestIssues(sent.body)],
   [contract.crons.update, (sent) => cronRequestIssues(sent.body)],
+  [contract.crons.patch, (sent) => cronRequestIssues(sent.body)],
   [contract.events.create, (sent, now) => eventRequestIssues(sent.body, now)],
   [contract.events.update, (sent, now) => eventRequestIssues(sent.body, now)],
+  [contract.events.createMany, (sent, now) => batchRequestIssues(sent.body, now)],
   [dashboardContract.insights.cronPreview, (sent) => cronRequestIssues(sent.query)],
 ]);
 
@@ -83,12 +94,15 @@ export function createApp(deps: AppDeps): Express {
   app.use(helmet({ hsts: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
   app.use(opsRoutes(deps));
+  // Before the docs router too, so that a page may also fetch /api/v1/openapi.json.
+  if (deps.corsOrigins.length > 0) app.use('/api/v1', cors(deps.corsOrigins));
   const docs = docsRoutes();
   app.use(docs.openApi);
   app.use('/docs', docs.reference);
 
   const withContext: express.RequestHandler = (_req, _res, next) => RequestContext.create(deps.orm.em, next);
-  app.use('/api/v1', apiAuth(deps), ...jsonBody(deps.bodyLimitBytes), withContext);
+  const limited = rateLimit({ limiter: deps.rateLimiter, teamLimits: deps.teamLimits, now: deps.now });
+  app.use('/api/v1', apiAuth(deps), limited, ...jsonBody(deps.bodyLimitBytes), withContext);
   app.use('/api/dashboard', loadSession(deps), requireSession, ...jsonBody(deps.bodyLimitBytes), withContext);
 
   endpoints(app, contract, { crons: cronsRouter(deps), events: eventsRouter(deps) }, deps.now);
@@ -102,6 +116,8 @@ export function createApp(deps: AppDeps): Express {
       keys: keysRouter(deps),
       signingSecret: signingSecretRouter(deps),
       insights: insightsRouter(deps),
+      limits: limitsRouter(deps),
+      alerts: alertsRouter(deps),
     },
     deps.now,
   );

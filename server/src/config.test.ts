@@ -106,3 +106,64 @@ describe('loadConfig HTTP limits', () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT: '40s' })).toThrow(/HTTP_HEADERS_TIMEOUT/);
   });
 });
+
+describe('loadConfig limits and metrics', () => {
+  it('reads the team limit defaults, durations in days included', () => {
+    const config = loadConfig({ MAX_PAYLOAD_BYTES: '1024', MIN_CRON_INTERVAL: '1m', EVENT_RETENTION: '7d' });
+    expect(config.teamLimits).toMatchObject({
+      max_payload_bytes: 1024,
+      min_cron_interval_ms: 60_000,
+      event_retention_ms: 7 * 86_400_000,
+    });
+    expect(loadConfig({ EVENT_RETENTION: '0' }).teamLimits.event_retention_ms).toBe(0);
+  });
+
+  it.each([
+    ['METRICS_TOKEN', 'short'],
+    ['MIN_CRON_INTERVAL', '500ms'],
+    ['RATE_LIMIT_PER_SECOND', '0'],
+    ['METRICS_PORT', '70000'],
+  ])('stops with a reason naming %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});
+
+describe('loadConfig CORS_ORIGINS', () => {
+  it('is off by default', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+  });
+
+  it('splits CORS_ORIGINS into trimmed origins and keeps * for any origin', () => {
+    const config = loadConfig({ CORS_ORIGINS: ' https://app.example.com, http://localhost:5173 ,,*' });
+    expect(config.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173', '*']);
+  });
+
+  it.each([
+    ['https://app.example.com/', /did you mean https:\/\/app\.example\.com\?/],
+    ['https://app.example.com/path', /did you mean https:\/\/app\.example\.com\?/],
+    ['app.example.com', /"app\.example\.com" is not an origin/],
+    ['HTTPS://APP.example.com', /did you mean https:\/\/app\.example\.com\?/],
+  ])('refuses %s, naming it and what an origin is', (origin, message) => {
+    expect(() => loadConfig({ CORS_ORIGINS: origin })).toThrow(message);
+    expect(() => loadConfig({ CORS_ORIGINS: origin })).toThrow(/CORS_ORIGINS/);
+  });
+});
+
+describe('loadConfig EVENT_RETENTION', () => {
+  it('keeps finished events 30 days by default', () => {
+    expect(loadConfig({}).teamLimits.event_retention_ms).toBe(30 * 86_400_000);
+  });
+
+  it.each([
+    ['7d', 7 * 86_400_000],
+    ['12h', 12 * 3_600_000],
+    ['90m', 90 * 60_000],
+    ['0', 0],
+  ])('reads %s as %i ms', (value, ms) => {
+    expect(loadConfig({ EVENT_RETENTION: value }).teamLimits.event_retention_ms).toBe(ms);
+  });
+
+  it.each(['30', '-1d', '1w', 'forever'])('stops with a reason naming EVENT_RETENTION=%s', (value) => {
+    expect(() => loadConfig({ EVENT_RETENTION: value })).toThrow(/EVENT_RETENTION/);
+  });
+});

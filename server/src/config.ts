@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parse } from 'pg-connection-string';
 import { allowedHostsProblem } from '@webhook-scheduler/scheduler';
+import type { TeamLimits } from '@webhook-scheduler/contract';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -10,21 +11,31 @@ const booleanFlag = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
-/** A duration such as `90s`, `30m`, `1h` or `500ms`; a bare number is milliseconds. */
+/** Milliseconds of a duration such as `90s`, `30m`, `1h`, `30d` or `500ms` (a bare number is ms). */
+export function parseDurationMs(value: string): number | undefined {
+  const match = /^(\d+)\s*(ms|s|m|h|d)?$/.exec(value.trim());
+  if (!match?.[1]) return undefined;
+  const unit = (match[2] ?? 'ms') as keyof typeof UNIT_MS;
+  return Number(match[1]) * UNIT_MS[unit];
+}
+
+/** A duration such as `90s`, `30m`, `1h`, `30d` or `500ms`; a bare number is milliseconds. */
 const duration = (fallback: string) =>
   z
     .string()
     .default(fallback)
     .transform((value, ctx) => {
-      const match = /^(\d+)\s*(ms|s|m|h)?$/.exec(value.trim());
-      if (!match?.[1]) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a duration such as 90s, 30m or 1h' });
+      const ms = parseDurationMs(value);
+      if (ms === undefined) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: 'must be a duration such as 90s, 30m, 1h or 30d',
+        });
         return z.NEVER;
       }
-      const unit = (match[2] ?? 'ms') as keyof typeof UNIT_MS;
-      return Number(match[1]) * UNIT_MS[unit];
+      return ms;
     });
 
 // Not z.string().url(): WHATWG URLs refuse an empty host, but libpq's unix-socket form
@@ -45,6 +56,23 @@ const trustProxy = z
     return /^\d+$/.test(trimmed) ? Number(trimmed) : trimmed;
   });
 
+/** A comma-separated list, trimmed and without empty entries; `problem` names what is wrong with it. */
+function commaList(problem: (entries: string[]) => string | undefined) {
+  return z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ''),
+    )
+    .superRefine((entries, ctx) => {
+      const found = problem(entries);
+      if (found) ctx.addIssue({ code: z.ZodIssueCode.custom, message: found });
+    });
+}
+
 function isConnectionString(value: string): boolean {
   try {
     parse(value);
@@ -53,6 +81,20 @@ function isConnectionString(value: string): boolean {
     return false;
   }
 }
+
+/**
+ * How long finished events are kept: `0` keeps them forever; anything else needs its unit, because a
+ * bare `30` read as milliseconds would delete every finished event at once.
+ */
+const retention = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine(
+      (value) => value.trim() === '0' || /[a-z]\s*$/.test(value.trim()),
+      'must be 0 or a duration with its unit, such as 30d or 12h',
+    )
+    .pipe(duration(fallback));
 
 /** A duration above zero: a timeout of 0 would mean none at all to Node's HTTP server. */
 const timeout = (fallback: string) => duration(fallback).refine((ms) => ms > 0, 'must be above zero');
@@ -68,21 +110,12 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(35_000),
   WEBHOOK_TIMEOUT_MS: positiveInt(30_000),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: booleanFlag,
-  WEBHOOK_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((host) => host.trim())
-        .filter((host) => host !== ''),
-    )
-    .superRefine((hosts, ctx) => {
-      const problem = allowedHostsProblem(hosts);
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-    }),
+  WEBHOOK_ALLOWED_HOSTS: commaList(allowedHostsProblem),
   MISSED_EVENT_TOLERANCE: duration('1h'),
   DELIVERY_CONCURRENCY: positiveInt(1000),
+  // Unset: a quarter of DELIVERY_CONCURRENCY.
+  TEAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).optional(),
+  DESTINATION_MAX_IN_FLIGHT: positiveInt(50),
   SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
   CRON_HORIZON: duration('1m'),
   // A call must start within half the grace of its claim (the rest is for recording it).
@@ -92,7 +125,27 @@ const EnvSchema = z.object({
   HTTP_REQUEST_TIMEOUT: timeout('30s'),
   HTTP_KEEP_ALIVE_TIMEOUT: timeout('65s'),
   HTTP_MAX_CONNECTIONS: positiveInt(10_000),
+  MAX_PAYLOAD_BYTES: positiveInt(64 * 1024),
+  MAX_HEADERS_BYTES: positiveInt(16 * 1024),
+  MAX_ACTIVE_CRONS: positiveInt(1000),
+  MAX_PENDING_EVENTS: positiveInt(1_000_000),
+  MIN_CRON_INTERVAL: duration('1s').refine((ms) => ms >= 1000, 'must be at least 1s'),
+  RATE_LIMIT_PER_SECOND: positiveInt(100),
+  RATE_LIMIT_BURST: positiveInt(200),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  CORS_ORIGINS: commaList((origins) => origins.map(originProblem).find((problem) => problem !== undefined)),
+  EVENT_RETENTION: retention('30d'),
 });
+
+/** Why a CORS_ORIGINS entry is no origin a browser sends (scheme, host and port, nothing else). */
+function originProblem(origin: string): string | undefined {
+  if (origin === '*') return undefined;
+  const exact = URL.canParse(origin) ? new URL(origin).origin : 'null';
+  if (exact === origin) return undefined;
+  const hint = exact === 'null' ? '' : ` (did you mean ${exact}?)`;
+  return `"${origin}" is not an origin such as https://app.example.com: scheme, host and port only${hint}`;
+}
 
 /** Where the service keeps its data: an external PostgreSQL, or an embedded one under `dataDir`. */
 export type DatabaseTarget = { kind: 'external'; url: string } | { kind: 'embedded'; dataDir: string };
@@ -125,11 +178,23 @@ export interface Config {
     allowedHosts: string[];
   };
   missedEventToleranceMs: number;
+  /** The limits of every team without an override of its own (`teams limits`). */
+  teamLimits: TeamLimits;
+  /** `/metrics` answers only `Authorization: Bearer <token>` when set. */
+  metricsToken: string | undefined;
+  /** Serves `/metrics` on this port only (not on the API port) when set. */
+  metricsPort: number | undefined;
   /** Which proxies' X-Forwarded-For/-Proto to believe: the client address and HTTPS detection follow it. */
   trustProxy: boolean | number | string;
+  /** Origins whose pages may call /api/v1 (CORS); `*` is any; empty (the default) turns CORS off. */
+  corsOrigins: string[];
   scheduler: {
     /** Most webhook calls in flight in one scheduler process. */
     maxInFlight: number;
+    /** Most calls of one team in flight in one scheduler process. */
+    teamMaxInFlight: number;
+    /** Most calls to one host:port in flight across all scheduler processes. */
+    destinationMaxInFlight: number;
     /** Timer jobs per occupied second: how many scheduler processes can share one busy second. */
     slotShards: number;
     /** How far ahead a cron's occurrences exist as pending events (at least the next one). */
@@ -180,9 +245,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedHosts: e.WEBHOOK_ALLOWED_HOSTS,
     },
     missedEventToleranceMs: e.MISSED_EVENT_TOLERANCE,
+    teamLimits: {
+      max_payload_bytes: e.MAX_PAYLOAD_BYTES,
+      max_headers_bytes: e.MAX_HEADERS_BYTES,
+      max_active_crons: e.MAX_ACTIVE_CRONS,
+      max_pending_events: e.MAX_PENDING_EVENTS,
+      min_cron_interval_ms: e.MIN_CRON_INTERVAL,
+      requests_per_second: e.RATE_LIMIT_PER_SECOND,
+      request_burst: e.RATE_LIMIT_BURST,
+      event_retention_ms: e.EVENT_RETENTION,
+    },
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
     scheduler: {
       maxInFlight: e.DELIVERY_CONCURRENCY,
+      teamMaxInFlight: e.TEAM_MAX_IN_FLIGHT ?? Math.max(1, Math.floor(e.DELIVERY_CONCURRENCY / 4)),
+      destinationMaxInFlight: e.DESTINATION_MAX_IN_FLIGHT,
       slotShards: e.SLOT_SHARDS,
       cronHorizonMs: e.CRON_HORIZON,
       leaseGraceMs: e.LEASE_GRACE,

@@ -3,8 +3,8 @@ import type { DashboardErrorBody, DashboardErrorCode, ValidationIssue } from '@w
 type Details = ValidationIssue[] | Record<string, unknown>;
 
 /**
- * An error the API answers with its own status and code. The `/api/v1` routes only ever raise the
- * API's five codes; FORBIDDEN, CONFLICT and TOO_MANY_REQUESTS come from the dashboard routes.
+ * An error the API answers with its own status and code. FORBIDDEN, CONFLICT and
+ * TOO_MANY_REQUESTS come from the dashboard routes only.
  */
 export class AppError extends Error {
   constructor(
@@ -77,16 +77,38 @@ export class TooManyRequestsError extends AppError {
   }
 }
 
+/** 403 for a create that would take a team quota past its limit. */
+export class QuotaExceededError extends AppError {
+  constructor(message: string, details: { quota: string; limit: number; current: number }) {
+    super('QUOTA_EXCEEDED', message, details);
+  }
+}
+
+/** 429 for a request over its key's (or session's) rate limit; `retryAfterS` goes in Retry-After. */
+export class RateLimitedError extends AppError {
+  constructor(readonly retryAfterS: number) {
+    super(
+      'RATE_LIMITED',
+      `Rate limit exceeded: retry in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}`,
+    );
+  }
+}
+
 /** The HTTP status of each error code. */
 export function statusFor(code: DashboardErrorCode): number {
   switch (code) {
     case 'UNAUTHORIZED':
       return 401;
     case 'FORBIDDEN':
+    case 'QUOTA_EXCEEDED':
       return 403;
     case 'CONFLICT':
+    case 'IDEMPOTENCY_KEY_IN_USE':
       return 409;
+    case 'IDEMPOTENCY_KEY_MISMATCH':
+      return 422;
     case 'TOO_MANY_REQUESTS':
+    case 'RATE_LIMITED':
       return 429;
     case 'NOT_FOUND':
       return 404;

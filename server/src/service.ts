@@ -13,11 +13,17 @@ import { DEFAULT_AUTH_LIMITS } from './auth/throttle.rules.js';
 import type { Config, HttpLimits } from './config.js';
 import { builtDashboardDir } from './dashboard/spa.router.js';
 import { type Database, openDatabase } from './db/database.js';
-import { opsRoutes } from './http/ops.router.js';
+import { ApiProcessRegistry } from './limits/api-processes.js';
+import { RateLimiter } from './limits/rate-limiter.js';
+import { cachedTeamLimits } from './limits/team-limits-cache.js';
+import { teamRetention } from './limits/team-retention.js';
+import { type RetentionJob, createRetentionJob } from './events/event-retention.js';
+import { metricsRoute, opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
 import type { Scheduling } from './shared/scheduling.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
 import { createPasswordHasher } from './users/password.js';
+import { USER_AGENT } from './user-agent.js';
 
 /** Which parts of the service a process runs. */
 export type Role = 'all' | 'api' | 'scheduler';
@@ -32,8 +38,6 @@ export interface RunningService {
 
 /** Slot jobs fire this long before their second starts, so they are running when it does. */
 const SLOT_LEAD_MS = 200;
-const USER_AGENT = 'WebhookScheduler/0.1 (+https://github.com/webhook-scheduler/webhook-scheduler)';
-
 /** Starts the service by role over the configured database. */
 export async function startService(config: Config, role: Role, logger: Logger): Promise<RunningService> {
   const db = await openDatabase(config.database, {
@@ -43,6 +47,9 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   let stopping = false;
   let scheduler: { instance: Scheduler; pool: pg.Pool } | undefined;
   let keyCache: KeyCache | undefined;
+  let processes: ApiProcessRegistry | undefined;
+  let metricsServer: Server | undefined;
+  let retention: RetentionJob | undefined;
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -51,32 +58,54 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       cronHorizonMs: config.scheduler.cronHorizonMs,
     };
     const isReady = async () => !stopping && (await db.orm.isConnected());
-    if (role !== 'api') scheduler = await startScheduler(config, db, scheduling, registry, logger);
+    if (role !== 'api') {
+      scheduler = await startScheduler(config, db, scheduling, registry, logger);
+      retention = createRetentionJob({
+        orm: db.orm,
+        connection: db.connection,
+        retentionFor: teamRetention(db.orm, config.teamLimits),
+        registry,
+        logger: logger.child({ component: 'retention' }),
+      });
+      retention.start();
+    }
 
     let firstKey: RunningService['firstKey'];
     let app: Express;
+    const metrics = { serve: config.metricsPort === undefined, token: config.metricsToken };
     if (role === 'scheduler') {
-      app = express().use(opsRoutes({ isReady, registry }));
+      app = express().use(opsRoutes({ isReady, registry, metrics }));
     } else {
       const created = await ensureDefaultTeam(db.orm.em.fork(), new Date());
       firstKey = created && { key: created.key, teamId: created.apiKey.teamId };
       keyCache = await startKeyCache(db, logger);
+      processes = new ApiProcessRegistry(db.orm, logger);
+      await processes.start();
       app = createApp({
         orm: db.orm,
         now: () => new Date(),
         scheduling,
         logger,
         authenticate: createKeyAuthenticator(db.orm, keyCache, logger),
+        forgetKeys: (hashes) => keyCache?.forget(hashes),
         bodyLimitBytes: config.bodyLimitBytes,
         isReady,
         registry,
         trustProxy: config.trustProxy,
+        corsOrigins: config.corsOrigins,
         dashboardDir: builtDashboardDir(),
         passwords: createPasswordHasher(),
         limits: DEFAULT_AUTH_LIMITS,
+        teamLimits: cachedTeamLimits(db.orm, config.teamLimits),
+        rateLimiter: new RateLimiter(processes),
+        metrics,
       });
     }
     const { server, url } = await listen(app, config);
+    if (config.metricsPort !== undefined) {
+      const metricsApp = express().get('/metrics', metricsRoute(registry, config.metricsToken));
+      metricsServer = (await listen(metricsApp, { ...config, port: config.metricsPort })).server;
+    }
     const dropped = new Counter({
       name: 'http_connections_dropped_total',
       help: 'Connections closed on arrival because HTTP_MAX_CONNECTIONS were already open',
@@ -90,7 +119,10 @@ export async function startService(config: Config, role: Role, logger: Logger): 
       stop: async () => {
         stopping = true;
         await closeServer(server, config.shutdownTimeoutMs);
+        if (metricsServer) await closeServer(metricsServer, 1000);
+        await processes?.stop();
         await keyCache?.close();
+        await retention?.stop();
         if (scheduler) {
           await scheduler.instance.drain(config.shutdownTimeoutMs);
           await scheduler.pool.end();
@@ -100,9 +132,12 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     };
   } catch (error) {
     // A start that failed half-way (e.g. the port is taken) stops what it started, so the process exits.
+    await retention?.stop();
     await scheduler?.instance.drain(1000).catch(() => {});
     await scheduler?.pool.end();
     await keyCache?.close();
+    await processes?.stop();
+    metricsServer?.close();
     await db.close();
     throw error;
   }
@@ -134,7 +169,12 @@ async function startScheduler(
     webhookTimeoutMs: config.webhook.timeoutMs,
     missedToleranceMs: config.missedEventToleranceMs,
     leaseGraceMs: config.scheduler.leaseGraceMs,
-    tuning: { maxInFlight: config.scheduler.maxInFlight, cronHorizonMs: config.scheduler.cronHorizonMs },
+    tuning: {
+      maxInFlight: config.scheduler.maxInFlight,
+      teamMaxInFlight: config.scheduler.teamMaxInFlight,
+      destinationMaxInFlight: config.scheduler.destinationMaxInFlight,
+      cronHorizonMs: config.scheduler.cronHorizonMs,
+    },
   });
   await instance.start();
   return { instance, pool };

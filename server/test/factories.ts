@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
-import { generateApiKey } from '../src/auth/api-key.rules.js';
+import { generateApiKey } from '../src/teams/api-key.rules.js';
 import { type Cron, CronSchema } from '../src/crons/cron.entity.js';
 import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { rawQuery } from '../src/db/raw-query.js';
+import { rawQuery } from '../src/shared/raw-query.js';
 import { ApiKeySchema } from '../src/teams/api-key.entity.js';
 
 // Cron-made originals are unique per (cron_id, scheduled_at): every factory event gets its own time.
@@ -42,6 +42,11 @@ function cronRow(teamId: string, overrides: Partial<Cron>): Cron {
     payload: null,
     retryConfig: null,
     isActive: true,
+    pauseAfterFailures: null,
+    consecutiveFailures: 0,
+    lastRunAt: null,
+    lastStatus: null,
+    pausedReason: null,
     materializedUntil: null,
     createdAt: now,
     updatedAt: now,

@@ -8,7 +8,7 @@ export async function scheduleMany(
   count: number,
   url: string,
 ): Promise<string[]> {
-  const at = new Date(Date.now() + 1500 + count * 10).toISOString();
+  const at = new Date(Date.now() + 2000 + count * 15).toISOString();
   const ids: string[] = [];
   for (let i = 0; i < count; i += 50) {
     const batch = await Promise.all(
@@ -19,7 +19,10 @@ export async function scheduleMany(
         }),
       ),
     );
-    ids.push(...batch.map((response) => response.body.data.id as string));
+    for (const response of batch) {
+      if (response.status !== 201) throw new Error(`create answered ${response.status}: ${response.text}`);
+      ids.push(response.body.data.id as string);
+    }
   }
   return ids;
 }

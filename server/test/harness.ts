@@ -21,6 +21,10 @@ import type { AuthLimits } from '../src/auth/throttle.rules.js';
 import { type HttpLimits, loadConfig } from '../src/config.js';
 import { builtDashboardDir } from '../src/dashboard/spa.router.js';
 import { createOrm } from '../src/db/orm.js';
+import { cachedTeamLimits } from '../src/limits/team-limits-cache.js';
+import { SINGLE_PROCESS } from '../src/limits/api-processes.js';
+import { RateLimiter } from '../src/limits/rate-limiter.js';
+import type { TeamLimits } from '@webhook-scheduler/contract';
 import { listen } from '../src/service.js';
 import { createApiKey, createTeam } from '../src/teams/teams.service.js';
 import { createPasswordHasher } from '../src/users/password.js';
@@ -102,12 +106,14 @@ export interface TestSchedulerOptions {
   sender?: Sender;
 }
 
-const TEST_TUNING: Partial<SchedulerTuning> = { reconcileEveryMs: 500, overdueGraceMs: 500 };
+const TEST_TUNING: Partial<SchedulerTuning> = { reconcileEveryMs: 500, backlogEveryMs: 250 };
 // Sign-ups and sign-ins in tests: scrypt as in production, at a cost that keeps the suite fast.
 const TEST_PASSWORDS = createPasswordHasher({ N: 1024, r: 8, p: 1 });
 // Test files sign many users up from 127.0.0.1; the limits' own tests pass tighter ones.
 const LOOSE = { hits: 100_000, windowMs: 60_000 };
 const TEST_LIMITS: AuthLimits = { signInPerEmail: LOOSE, signInPerAddress: LOOSE, signUpPerAddress: LOOSE };
+// Test files send bursts from one key; the rate limit's own tests set tighter ones.
+const TEST_RATE = { requests_per_second: 100_000, request_burst: 100_000 };
 
 /** Sends one request to `baseUrl` and reads the whole response. */
 export async function sendRequest(
@@ -147,8 +153,16 @@ export async function startTestApp(
     scheduler?: TestSchedulerOptions;
     limits?: Partial<AuthLimits>;
     trustProxy?: boolean | number | string;
+    /** Origins allowed to call /api/v1 from a page (CORS); none by default, as in the service. */
+    corsOrigins?: string[];
     /** Limits on slow and idle clients; the service's defaults otherwise. */
     http?: Partial<HttpLimits>;
+    /** Default team limits: the service's own defaults, with a rate limit no test file reaches by accident. */
+    teamLimits?: Partial<TeamLimits>;
+    /** How long a team's limits are cached (0: read on every request, so an override applies at once). */
+    teamLimitsTtlMs?: number;
+    /** `/metrics` access (served and open by default). */
+    metricsToken?: string;
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -169,12 +183,21 @@ export async function startTestApp(
     registry: new Registry(),
     logger,
     authenticate: createKeyAuthenticator(orm, keyCache, logger),
+    forgetKeys: (hashes) => keyCache.forget(hashes),
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
     isReady: () => orm.isConnected(),
     trustProxy: options.trustProxy ?? false,
+    corsOrigins: options.corsOrigins ?? [],
     dashboardDir: builtDashboardDir(),
     passwords: TEST_PASSWORDS,
     limits: { ...TEST_LIMITS, ...options.limits },
+    teamLimits: cachedTeamLimits(
+      orm,
+      { ...loadConfig({}).teamLimits, ...TEST_RATE, ...options.teamLimits },
+      { ttlMs: options.teamLimitsTtlMs ?? 0 },
+    ),
+    rateLimiter: new RateLimiter(SINGLE_PROCESS),
+    metrics: { serve: true, token: options.metricsToken },
   });
   const { server, url } = await listen(app, {
     port: 0,

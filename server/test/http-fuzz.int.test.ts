@@ -120,9 +120,15 @@ function expectSuccess(request: FuzzRequest, response: ApiResponse): void {
   expect(parsed?.success, `body does not match the contract: ${response.text.slice(0, 500)}`).toBe(true);
   if (request.text === undefined || !route.hasBody || response.status >= 300) return;
   // What was accepted is stored as sent: the payload comes back equal to the one JSON.parse reads.
-  const sent = JSON.parse(request.text) as { payload?: unknown };
-  const stored = (response.body as { data: { payload: unknown } }).data.payload;
-  expect(stored).toEqual(JSON.parse(JSON.stringify(sent.payload ?? null)));
+  const sent = JSON.parse(request.text) as { payload?: unknown; events?: { payload?: unknown }[] };
+  // A PATCH without a payload keeps the stored one.
+  if (route.route.method === 'PATCH' && !('payload' in sent)) return;
+  const { data } = response.body as { data: { payload: unknown } | { payload: unknown }[] };
+  // A batch answers its events in the order sent.
+  const pairs: [unknown, unknown][] = Array.isArray(data)
+    ? data.map((event, i) => [event.payload, sent.events?.[i]?.payload])
+    : [[data.payload, sent.payload]];
+  for (const [stored, given] of pairs) expect(stored).toEqual(JSON.parse(JSON.stringify(given ?? null)));
 }
 
 /** How many answers of each status and code the run saw, printed after a fuzz run. */

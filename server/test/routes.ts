@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
-import { CronInput, EventInput, contract } from '@webhook-scheduler/contract';
+import { type AppRoute, type AppRouter, ContractNoBody, isAppRoute } from '@ts-rest/core';
+import { CronInput, CronPatch, EventBatchInput, EventInput, contract } from '@webhook-scheduler/contract';
 import { cronBody, eventBody, makeCron, makeEvent } from './factories.js';
 
 /** One route of the contract, with what a test needs to call it. */
@@ -15,6 +15,12 @@ export interface RouteCase {
   hasBody: boolean;
   /** The route's path with `:id` replaced. */
   path(id?: string): string;
+  /** The path of the resource the route addresses (its GET), with `:id` replaced. */
+  resourcePath(id: string): string;
+  /** The status of the route's success. */
+  successStatus: number;
+  /** The path a body without the required fields is refused at; null when no field is required. */
+  requiredPath: (string | number)[] | null;
   /** A body the route accepts (undefined for routes without one). */
   validBody(): unknown;
   /** Inserts a resource of the kind the route addresses, owned by `teamId`; returns its id. */
@@ -27,18 +33,36 @@ function collect(router: AppRouter, prefix: string): [string, AppRoute][] {
   );
 }
 
+/** Whether the route takes a JSON body (`POST /…/replay` and `/…/trigger` take none). */
+function takesBody(route: AppRoute): boolean {
+  if (route.method === 'GET' || route.method === 'DELETE') return false;
+  return route.body !== ContractNoBody;
+}
+
 function validBodyFor(name: string, route: AppRoute): () => unknown {
-  if (route.method === 'GET' || route.method === 'DELETE') return () => undefined;
+  if (route.method === 'GET' || route.method === 'DELETE' || !takesBody(route)) return () => undefined;
   if (route.body === CronInput) return () => cronBody();
+  if (route.body === CronPatch) return () => ({ is_active: false });
   if (route.body === EventInput) return () => eventBody();
+  if (route.body === EventBatchInput) return () => ({ events: [eventBody(), eventBody()] });
   throw new Error(`test/routes.ts has no sample body for ${name}: add one`);
 }
 
 function factoryFor(name: string, route: AppRoute): RouteCase['makeResource'] {
   if (route.path.startsWith('/api/v1/crons')) return async (em, teamId) => (await makeCron(em, teamId)).id;
-  // A manual pending event: the one every verb may act on, so only team scoping can refuse it.
+  // A replay needs a finished event; every other verb may act on a manual pending one, so only
+  // team scoping can refuse it.
+  if (name === 'events.replay') {
+    return async (em, teamId) => (await makeEvent(em, teamId, { status: 'success' })).id;
+  }
   if (route.path.startsWith('/api/v1/events')) return async (em, teamId) => (await makeEvent(em, teamId)).id;
   throw new Error(`test/routes.ts has no factory for the resource of ${name}: add one`);
+}
+
+function requiredPathOf(route: AppRoute): (string | number)[] | null {
+  const body = 'body' in route ? route.body : undefined;
+  if (!takesBody(route) || body === CronPatch) return null;
+  return body === EventBatchInput ? ['events'] : ['webhook_url'];
 }
 
 /** Every route of the contract, found by walking it, so a new route is covered without editing tests. */
@@ -46,8 +70,11 @@ export const routes: RouteCase[] = collect(contract, '').map(([name, route]) => 
   name,
   route,
   hasId: route.path.includes(':id'),
-  hasBody: route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH',
+  hasBody: takesBody(route),
   path: (id = randomUUID()) => route.path.replace(':id', encodeURIComponent(id)),
+  resourcePath: (id) => `${route.path.split(':id')[0] ?? ''}${encodeURIComponent(id)}`,
+  successStatus: Number(Object.keys(route.responses).find((status) => status.startsWith('2'))),
+  requiredPath: requiredPathOf(route),
   validBody: validBodyFor(name, route),
   makeResource: factoryFor(name, route),
 }));

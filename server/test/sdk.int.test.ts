@@ -6,6 +6,7 @@ import {
   isWebhookSchedulerError,
 } from '@webhook-scheduler/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEvent } from './factories.js';
 import { type TestApp, type TestTeam, startTestApp } from './harness.js';
 
 // The SDK, as published (the built package), against the real app over its own PostgreSQL.
@@ -65,6 +66,91 @@ describe('events through the SDK', () => {
     const gone = await rejection(client.events.get(created.id));
     expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(gone.requestId).toMatch(/.+/);
+  });
+
+  it('lists events by scheduled time within bounds', async () => {
+    const own = await app.createTeam();
+    const ownClient = createClient({ baseUrl: app.url, apiKey: own.key, retry: 0 });
+    const base = Date.now() + 3_600_000;
+    const times = [3, 1, 2, 0].map((n) => new Date(base + n * 60_000).toISOString());
+    const created = [];
+    for (const scheduled_at of times)
+      created.push(await ownClient.events.create(eventInput({ scheduled_at })));
+    const page = await ownClient.events.list({
+      sort: 'scheduled_at',
+      scheduled_after: times[1],
+      scheduled_before: times[0],
+    });
+    expect(page.data.map((event) => event.scheduled_at)).toEqual([times[1], times[2]]);
+    expect(page.pagination.total).toBe(2);
+    const latest = await ownClient.events.list({ sort: '-scheduled_at', limit: 1 });
+    expect(latest.data[0]?.id).toBe(created[0]?.id);
+  });
+
+  it('creates once when the answer to a create is lost and the SDK retries it', async () => {
+    const own = await app.createTeam();
+    let lost = 0;
+    // The first create reaches the service and is handled; its answer is then lost on the way back.
+    const losingFetch: typeof fetch = async (input, init) => {
+      const method = input instanceof Request ? input.method : (init?.method ?? 'GET');
+      const response = await fetch(input, init);
+      if (method === 'POST' && lost === 0) {
+        lost += 1;
+        await response.arrayBuffer();
+        throw new TypeError('fetch failed');
+      }
+      return response;
+    };
+    const ownClient = createClient({
+      baseUrl: app.url,
+      apiKey: own.key,
+      fetch: losingFetch,
+      retry: { limit: 2, baseDelayMs: 10 },
+    });
+    const created = await ownClient.events.create(eventInput());
+    expect(lost).toBe(1);
+    const all = await ownClient.events.list();
+    expect(all.data.map((event) => event.id)).toEqual([created.id]);
+  });
+
+  it('maps the same idempotency key with another body to IDEMPOTENCY_KEY_MISMATCH', async () => {
+    await client.events.create(eventInput({ payload: 1 }), { idempotencyKey: 'sdk-mismatch' });
+    const error = await rejection(
+      client.events.create(eventInput({ payload: 2 }), { idempotencyKey: 'sdk-mismatch' }),
+    );
+    expect(error).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_MISMATCH' });
+  });
+
+  it('creates a batch, replays a finished event and names a bad item of a batch', async () => {
+    const created = await client.events.createMany([eventInput({ payload: 1 }), eventInput({ payload: 2 })]);
+    expect(created.map((event) => event.payload)).toEqual([1, 2]);
+    const error = await rejection(
+      client.events.createMany([eventInput(), eventInput({ webhook_url: 'nope' })]),
+    );
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details).toEqual([{ path: ['events', 1, 'webhook_url'], message: expect.any(String) }]);
+
+    const finished = await makeEvent(app.orm.em.fork(), team.teamId, { status: 'failed' });
+    const replay = await client.events.replay(finished.id);
+    expect(replay).toMatchObject({ replay_of: finished.id, status: 'pending', cron_id: null });
+    const refused = await rejection(client.events.replay(created[0]?.id ?? ''));
+    expect(refused).toMatchObject({ code: 'BAD_REQUEST', details: { currentStatus: 'pending' } });
+  });
+
+  it('patches a cron partially and runs it now', async () => {
+    const own = await app.createTeam();
+    const ownClient = createClient({ baseUrl: app.url, apiKey: own.key, retry: 0 });
+    const cron = await ownClient.crons.create({
+      webhook_url: 'https://example.com/hooks/nightly',
+      cron_expression: '0 3 * * *',
+      method: 'PUT',
+    });
+    const paused = await ownClient.crons.patch(cron.id, { is_active: false });
+    expect(paused).toMatchObject({ is_active: false, method: 'PUT', cron_expression: '0 3 * * *' });
+    const run = await ownClient.crons.trigger(cron.id);
+    expect(run).toMatchObject({ cron_id: cron.id, method: 'PUT', status: 'pending' });
+    const invalid = await rejection(ownClient.crons.patch(cron.id, { cron_expression: '61 * * * *' }));
+    expect(invalid.details).toEqual([{ path: ['cron_expression'], message: expect.any(String) }]);
   });
 
   it('walks every page with listAll without requesting a page past the end', async () => {

@@ -3,7 +3,7 @@ import { DashboardErrorBody } from './common.js';
 import { insightsContract } from './insights.js';
 import { keysContract, signingSecretContract } from './keys.js';
 import { sessionContract } from './session.js';
-import { membersContract, teamsContract } from './teams.js';
+import { alertsContract, limitsContract, membersContract, teamsContract } from './teams.js';
 
 export * from './common.js';
 export * from './insights.js';
@@ -38,6 +38,8 @@ export const dashboardContract = c.router(
     keys: keysContract,
     signingSecret: signingSecretContract,
     insights: insightsContract,
+    limits: limitsContract,
+    alerts: alertsContract,
   },
   { pathPrefix: '/api/dashboard', commonResponses: dashboardErrorResponses, strictStatusCodes: true },
 );

@@ -52,7 +52,7 @@ export const keysContract = c.router({
     body: ApiKeyInput,
     responses: { 201: dataOf(CreatedApiKey) },
     summary: 'Create an API key',
-    description: 'The key is in the response only: it is stored as a hash.',
+    description: 'Owners only. The key is in the response only: it is stored as a hash.',
   },
   revoke: {
     method: 'DELETE',
@@ -61,7 +61,7 @@ export const keysContract = c.router({
     body: c.noBody(),
     responses: { 200: dataOf(ApiKey) },
     summary: 'Revoke an API key',
-    description: 'The key answers 401 from then on; it stays listed as revoked.',
+    description: 'Owners only. The key answers 401 from then on; it stays listed as revoked.',
   },
 });
 
@@ -82,7 +82,7 @@ export const signingSecretContract = c.router({
     pathParams: TeamParams,
     responses: { 200: dataOf(SigningSecret) },
     summary: 'Reveal the signing secret',
-    description: 'The secret receivers verify webhook signatures with.',
+    description: 'Owners only. The secret receivers verify webhook signatures with.',
   },
   rotate: {
     method: 'POST',

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { Timestamp, Uuid, dataOf } from '../common.js';
+import { Timestamp, Uuid, WebhookUrl, dataOf } from '../common.js';
+import { TeamLimits, TeamUsage } from '../limits.js';
 import { Email, TeamParams, TeamRole } from './common.js';
 import { MyTeam } from './session.js';
 
@@ -68,8 +69,66 @@ export const membersContract = c.router({
     path: '/teams/:teamId/members/:userId',
     pathParams: TeamParams.extend({ userId: Uuid.describe('The member’s user id.') }),
     body: c.noBody(),
-    responses: { 200: dataOf(z.object({ success: z.boolean() })) },
+    responses: {
+      200: dataOf(
+        z.object({
+          success: z.boolean(),
+          revoked_keys: z.number().int().describe('How many API keys the member had created, now revoked.'),
+        }),
+      ),
+    },
     summary: 'Remove a member',
-    description: 'Owners remove anyone, members remove themselves; a team always keeps an owner.',
+    description:
+      'Owners remove anyone, members remove themselves; a team always keeps an owner. The API keys the member created are revoked.',
+  },
+});
+
+/** A team's limits in force and what it uses of its quotas now. */
+export const TeamLimitsView = z.object({ limits: TeamLimits, usage: TeamUsage });
+/** A team's limits and usage. */
+export type TeamLimitsView = z.infer<typeof TeamLimitsView>;
+
+/** The limits of one team. */
+export const limitsContract = c.router({
+  get: {
+    method: 'GET',
+    path: '/teams/:teamId/limits',
+    pathParams: TeamParams,
+    responses: { 200: dataOf(TeamLimitsView) },
+    summary: 'Show the team’s limits and usage',
+    description: 'The limits in force (the operator’s defaults or the team’s own) and current usage.',
+  },
+});
+
+/** Where a team's failure alerts go: `event.failed` and `cron.paused`, signed like its webhooks. */
+export const TeamAlerts = z.object({
+  alert_url: z.string().nullable().describe('Where failure alerts are sent; null sends none.'),
+});
+/** Where a team's failure alerts go. */
+export type TeamAlerts = z.infer<typeof TeamAlerts>;
+
+/** The body that sets or turns off a team's failure alerts. */
+export const TeamAlertsInput = z.object({ alert_url: WebhookUrl.nullable() }).strict();
+/** The body that sets or turns off a team's failure alerts, as sent. */
+export type TeamAlertsInput = z.input<typeof TeamAlertsInput>;
+
+/** A team's failure alerts (extensions §5). */
+export const alertsContract = c.router({
+  get: {
+    method: 'GET',
+    path: '/teams/:teamId/alerts',
+    pathParams: TeamParams,
+    responses: { 200: dataOf(TeamAlerts) },
+    summary: 'Show the failure alerts setting',
+    description: 'Any member: where event.failed and cron.paused alerts are sent.',
+  },
+  set: {
+    method: 'PUT',
+    path: '/teams/:teamId/alerts',
+    pathParams: TeamParams,
+    body: TeamAlertsInput,
+    responses: { 200: dataOf(TeamAlerts) },
+    summary: 'Set the failure alerts URL',
+    description: 'Owners only. An http(s) URL, or null to send no alerts.',
   },
 });

@@ -12,8 +12,8 @@ function keyState(key: ApiKey): 'revoked' | 'expired' | 'active' {
   return key.expires_at && Date.parse(key.expires_at) <= Date.now() ? 'expired' : 'active';
 }
 
-/** The team's API keys: create one (shown once), see when each was used, revoke. */
-export function KeysSection({ teamId }: { teamId: string }) {
+/** The team's API keys: create one (shown once), see when each was used, revoke (owners). */
+export function KeysSection({ teamId, isOwner }: { teamId: string; isOwner: boolean }) {
   const load = useCallback(
     (signal: AbortSignal) =>
       unwrap(dashboardApi.keys.list({ params: { teamId }, fetchOptions: { signal } }), 200),
@@ -32,7 +32,11 @@ export function KeysSection({ teamId }: { teamId: string }) {
         Your code calls the API with a key: <code>Authorization: Bearer whs_…</code>. A key acts for this team
         only.
       </p>
-      <KeyCreator teamId={teamId} onCreated={keys.reload} />
+      {isOwner ? (
+        <KeyCreator teamId={teamId} onCreated={keys.reload} />
+      ) : (
+        <p className="muted small">Only owners can create and revoke keys.</p>
+      )}
       <ErrorBanner error={keys.error} />
       {!keys.data ? (
         keys.error ? null : (
@@ -40,8 +44,10 @@ export function KeysSection({ teamId }: { teamId: string }) {
         )
       ) : keys.data.length === 0 ? (
         <p className="muted">
-          No keys yet. Create one above: it is shown once, with a command that schedules a first webhook with
-          it.
+          No keys yet.{' '}
+          {isOwner
+            ? 'Create one above: it is shown once, with a command that schedules a first webhook with it.'
+            : 'Ask an owner to create one.'}
         </p>
       ) : (
         <table className="table keys-table">
@@ -72,7 +78,7 @@ export function KeysSection({ teamId }: { teamId: string }) {
                   </td>
                   <td data-label="Expires">{key.expires_at ? formatShort(key.expires_at) : 'never'}</td>
                   <td className="row-actions">
-                    {state === 'active' ? (
+                    {state === 'active' && isOwner ? (
                       <ConfirmButton
                         small
                         label="Revoke"
@@ -85,7 +91,7 @@ export function KeysSection({ teamId }: { teamId: string }) {
                           undone.
                         </p>
                       </ConfirmButton>
-                    ) : (
+                    ) : state === 'active' ? null : (
                       <span className={`badge badge-${state}`}>{state}</span>
                     )}
                   </td>

@@ -4,11 +4,12 @@ import { dashboardApi, unwrap } from '../api/dashboard.js';
 import { type ApiError, fieldError, toApiError } from '../api/errors.js';
 import { formatShort } from '../lib/format.js';
 import { leaveBlocker } from '../lib/membership.js';
+import { countOf } from '../lib/plural.js';
 import { navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
 import { useSession } from '../session.js';
 import { ConfirmButton } from './confirm-button.js';
-import { ErrorBanner, Loading } from './feedback.js';
+import { ErrorBanner, Loading, Notice } from './feedback.js';
 import { Field } from './field.js';
 
 function AddMember({ teamId, onAdded }: { teamId: string; onAdded: () => void }) {
@@ -62,17 +63,28 @@ export function MembersSection({ teamId, isOwner }: { teamId: string; isOwner: b
     [teamId],
   );
   const members = useLoad(load);
+  const [removed, setRemoved] = useState<string>();
   const remove = async (member: Member) => {
-    await unwrap(dashboardApi.members.remove({ params: { teamId, userId: member.user_id } }), 200);
+    const data = await unwrap(
+      dashboardApi.members.remove({ params: { teamId, userId: member.user_id } }),
+      200,
+    );
     if (member.user_id === session.user.id) {
       await refresh();
       navigate('/');
-    } else members.reload();
+      return;
+    }
+    const were = data.revoked_keys === 1 ? 'was' : 'were';
+    setRemoved(
+      `${member.email} was removed; ${countOf(data.revoked_keys, 'API key')} they created ${were} revoked.`,
+    );
+    members.reload();
   };
 
   return (
     <section className="card" id="members" aria-labelledby="members-title">
       <h2 id="members-title">Members</h2>
+      {removed ? <Notice tone="success">{removed}</Notice> : null}
       <ErrorBanner error={members.error} />
       {!members.data ? (
         members.error ? null : (
@@ -106,7 +118,7 @@ export function MembersSection({ teamId, isOwner }: { teamId: string; isOwner: b
                     <p>
                       {self
                         ? 'You lose access to its crons, events and keys.'
-                        : 'They lose access to this team. Keys they created keep working until revoked.'}
+                        : 'They lose access to this team, and the API keys they created are revoked.'}
                     </p>
                   </ConfirmButton>
                 ) : null}

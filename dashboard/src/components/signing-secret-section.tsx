@@ -7,7 +7,7 @@ import { ConfirmButton } from './confirm-button.js';
 import { CodeBlock } from './copy-button.js';
 import { ErrorBanner } from './feedback.js';
 
-/** The secret receivers verify signatures with: hidden until asked for, rotated by owners. */
+/** The secret receivers verify signatures with: hidden until an owner asks for it; rotated by owners. */
 export function SigningSecretSection({ teamId, isOwner }: { teamId: string; isOwner: boolean }) {
   const [secret, setSecret] = useState<SigningSecret>();
   const [error, setError] = useState<ApiError>();
@@ -41,9 +41,11 @@ export function SigningSecretSection({ teamId, isOwner }: { teamId: string; isOw
       ) : (
         <p>
           <code className="secret-mask">whsec_••••••••••••••••••••••••</code>{' '}
-          <button type="button" className="btn btn-small" onClick={reveal}>
-            Reveal
-          </button>
+          {isOwner ? (
+            <button type="button" className="btn btn-small" onClick={reveal}>
+              Reveal
+            </button>
+          ) : null}
         </p>
       )}
       {isOwner ? (
@@ -60,7 +62,7 @@ export function SigningSecretSection({ teamId, isOwner }: { teamId: string; isOw
           </p>
         </ConfirmButton>
       ) : (
-        <p className="muted small">Only owners can rotate it.</p>
+        <p className="muted small">Only owners can reveal and rotate it.</p>
       )}
     </section>
   );

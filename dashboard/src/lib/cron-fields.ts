@@ -11,6 +11,7 @@ export function cronInputOf(cron: Cron): CronInput {
     payload: cron.payload,
     retry_config: cron.retry_config,
     is_active: cron.is_active,
+    pause_after_failures: cron.pause_after_failures,
   };
 }
 

@@ -10,6 +10,7 @@ function event(id: string, scheduledAt: string, retryOf: string | null = null): 
     id,
     cron_id: null,
     retry_of: retryOf,
+    replay_of: null,
     scheduled_at: `2030-01-01T${scheduledAt}Z`,
     executed_at: null,
     status: 'failed',

@@ -5,7 +5,7 @@ import { type ApiError, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { Pagination } from '../components/pagination.js';
-import { cronInputOf } from '../lib/cron-fields.js';
+import { formatRelative } from '../lib/format.js';
 import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate, useLocation } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
@@ -48,8 +48,16 @@ export function CronsPage({ teamId }: { teamId: string }) {
   const toggle = (cron: Cron) => {
     setActionError(undefined);
     client.crons
-      .update(cron.id, { ...cronInputOf(cron), is_active: !cron.is_active })
+      .patch(cron.id, { is_active: !cron.is_active })
       .then(crons.reload, (error: unknown) => setActionError(toApiError(error)));
+  };
+  // "Run now": one event from the cron's definition, due at once; its page shows how it went.
+  const runNow = (cron: Cron) => {
+    setActionError(undefined);
+    client.crons.trigger(cron.id).then(
+      (event) => navigate(`/t/${teamId}/events/${event.id}`),
+      (error: unknown) => setActionError(toApiError(error)),
+    );
   };
   const remove = async (cron: Cron) => {
     await client.crons.delete(cron.id).catch((error: unknown) => Promise.reject(toApiError(error)));
@@ -111,6 +119,7 @@ export function CronsPage({ teamId }: { teamId: string }) {
               <tr>
                 <th>Schedule</th>
                 <th>Request</th>
+                <th>Runs</th>
                 <th>Active</th>
                 <th>
                   <span className="visually-hidden">Actions</span>
@@ -130,6 +139,9 @@ export function CronsPage({ teamId }: { teamId: string }) {
                     <span className="method">{cron.method}</span>{' '}
                     <span className="url">{cron.webhook_url}</span>
                   </td>
+                  <td data-label="Runs" className="small">
+                    <CronRuns cron={cron} />
+                  </td>
                   <td data-label="Active">
                     <label className="switch">
                       <input
@@ -142,6 +154,9 @@ export function CronsPage({ teamId }: { teamId: string }) {
                     </label>
                   </td>
                   <td className="row-actions">
+                    <button type="button" className="btn btn-small" onClick={() => runNow(cron)}>
+                      Run now
+                    </button>
                     <Link className="btn btn-small" to={`/t/${teamId}/events?cron_id=${cron.id}`}>
                       Events
                     </Link>
@@ -166,5 +181,37 @@ export function CronsPage({ teamId }: { teamId: string }) {
         </>
       )}
     </section>
+  );
+}
+
+/** When the cron runs next, how its last occurrence ended, its failure streak, and why it is paused. */
+function CronRuns({ cron }: { cron: Cron }) {
+  return (
+    <>
+      {cron.paused_reason === 'failures' ? (
+        <div className="paused-banner" role="status">
+          Paused after {cron.consecutive_failures} failed runs in a row
+        </div>
+      ) : null}
+      <div>
+        Next: {cron.next_run_at ? formatRelative(cron.next_run_at) : <span className="muted">none</span>}
+      </div>
+      <div>
+        Last:{' '}
+        {cron.last_run_at ? (
+          <>
+            {formatRelative(cron.last_run_at)}, {cron.last_status}
+          </>
+        ) : (
+          <span className="muted">never</span>
+        )}
+      </div>
+      {cron.consecutive_failures > 0 ? (
+        <div className="failure-streak">
+          {cron.consecutive_failures} failure{cron.consecutive_failures === 1 ? '' : 's'} in a row
+          {cron.pause_after_failures ? ` (pauses at ${cron.pause_after_failures})` : ''}
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -2,7 +2,7 @@ import type { Event } from '@webhook-scheduler/sdk';
 import { useCallback, useEffect, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { isNotFound, toApiError } from '../api/errors.js';
+import { type ApiError, isNotFound, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { CopyButton } from '../components/copy-button.js';
 import { ErrorBanner, Loading } from '../components/feedback.js';
@@ -28,6 +28,7 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
   );
   // Refreshes while the delivery is under way, and stops once it ended.
   const [live, setLive] = useState(true);
+  const [replayError, setReplayError] = useState<ApiError>();
   const event = useLoad(loadEvent, live ? LIVE_MS : false);
   useEffect(() => {
     if (event.data) setLive(isLive(event.data));
@@ -53,6 +54,13 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
   if (!event.data) return event.error ? <ErrorBanner error={event.error} /> : <Loading />;
   const data = event.data;
   const blocker = deleteBlocker(data);
+  const replay = () => {
+    setReplayError(undefined);
+    client.events.replay(data.id).then(
+      (created) => navigate(`/t/${teamId}/events/${created.id}`),
+      (error: unknown) => setReplayError(toApiError(error)),
+    );
+  };
   const remove = async () => {
     await client.events.delete(data.id).catch((error: unknown) => Promise.reject(toApiError(error)));
     navigate(`/t/${teamId}/events`);
@@ -68,6 +76,11 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
           Event <StatusBadge status={data.status} />
         </h1>
         <div className="actions">
+          {data.status === 'success' || data.status === 'failed' ? (
+            <button type="button" className="btn" onClick={replay}>
+              Replay
+            </button>
+          ) : null}
           {canEdit(data) ? (
             <Link className="btn" to={`/t/${teamId}/events/${data.id}/edit`}>
               Edit
@@ -88,6 +101,7 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
         </div>
       </header>
       <ErrorBanner error={event.error} title="Could not refresh:" />
+      <ErrorBanner error={replayError} title="Could not replay:" />
       <dl className="facts">
         <div>
           <dt>Id</dt>
@@ -107,6 +121,14 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
             <dt>Created by</dt>
             <dd>
               <Link to={`/t/${teamId}/crons/${data.cron_id}`}>its cron</Link>
+            </dd>
+          </div>
+        ) : null}
+        {data.replay_of ? (
+          <div>
+            <dt>Replay of</dt>
+            <dd>
+              <Link to={`/t/${teamId}/events/${data.replay_of}`}>the replayed event</Link>
             </dd>
           </div>
         ) : null}

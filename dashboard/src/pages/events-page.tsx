@@ -13,15 +13,14 @@ import { useLoad } from '../lib/use-load.js';
 const STATUSES: EventStatus[] = ['pending', 'processing', 'success', 'failed'];
 const PAGE_SIZE = 25;
 const REFRESH_MS = 3000;
-// The list's order. Once the API sorts lists (`sort`, extensions §5) this line becomes
-// `{ sort: '-scheduled_at' } as const`, and the page reads in time order; the retry grouping below
-// works with either order.
-const ORDER = {};
+// The list reads in time order, latest scheduled first (extensions §5); the retry grouping below
+// works with any order.
+const ORDER = { sort: '-scheduled_at' } as const;
 
 const isStatus = (value: string | null): value is EventStatus => STATUSES.includes(value as EventStatus);
 
 /**
- * The team's events, newest first with retries under their original, filtered by status and cron,
+ * The team's events, latest scheduled first with retries under their original, filtered by status and cron,
  * refreshing on their own.
  */
 export function EventsPage({ teamId }: { teamId: string }) {

@@ -1,11 +1,13 @@
+import { AlertsSection } from '../components/alerts-section.js';
 import { CopyButton } from '../components/copy-button.js';
 import { KeysSection } from '../components/keys-section.js';
+import { LimitsSection } from '../components/limits-section.js';
 import { MembersSection } from '../components/members-section.js';
 import { SigningSecretSection } from '../components/signing-secret-section.js';
 import { useTeamTitle } from '../lib/page-title.js';
 import { useSession } from '../session.js';
 
-/** Team settings: API keys, the signing secret, members. */
+/** Team settings: API keys, the signing secret, failure alerts, members, limits and usage. */
 export function SettingsPage({ teamId }: { teamId: string }) {
   const { session } = useSession();
   const team = session.teams.find((t) => t.id === teamId);
@@ -19,9 +21,11 @@ export function SettingsPage({ teamId }: { teamId: string }) {
       <p className="muted">
         Team id <code>{teamId}</code> <CopyButton text={teamId} /> · your role: {team?.role}
       </p>
-      <KeysSection teamId={teamId} />
+      <KeysSection teamId={teamId} isOwner={isOwner} />
       <SigningSecretSection teamId={teamId} isOwner={isOwner} />
+      <AlertsSection teamId={teamId} isOwner={isOwner} />
       <MembersSection teamId={teamId} isOwner={isOwner} />
+      <LimitsSection teamId={teamId} />
     </section>
   );
 }

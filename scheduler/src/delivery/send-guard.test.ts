@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOCKED_TARGET_MESSAGE } from './blocked-target-error.js';
 import { startReceiver, type Receiver } from '../testing/receiver.js';
 import { createSender, type SenderOptions, type WebhookRequest } from './send.js';
 
@@ -41,26 +42,21 @@ describe('send: SSRF guard', () => {
     const before = receiver.hits.length;
     const outcome = await sendOnce({}, `${receiver.url}/refused`);
     expect(outcome).toMatchObject({ ok: false, status: null, headers: null, body: null, permanent: true });
-    expect(outcome.error).toBe(
-      'blocked: 127.0.0.1 is a loopback address; set WEBHOOK_ALLOW_PRIVATE_TARGETS=true or list it in WEBHOOK_ALLOWED_HOSTS',
-    );
+    expect(outcome.error).toBe(BLOCKED_TARGET_MESSAGE);
     expect(receiver.hits.length).toBe(before);
   });
 
   it.each([
-    [
-      'an IPv4-mapped IPv6 literal',
-      (port: number) => `http://[::ffff:127.0.0.1]:${port}/`,
-      /::ffff:7f00:1 embeds 127\.0\.0\.1/,
-    ],
-    ['a decimal IPv4 literal', (port: number) => `http://2130706433:${port}/`, /127\.0\.0\.1 is a loopback/],
-    ['the literal 0', (port: number) => `http://0:${port}/`, /0\.0\.0\.0 is an unspecified/],
-    ['localhost', (port: number) => `http://localhost:${port}/`, /is a loopback address/],
-  ])('refuses %s that reaches loopback', async (_name, url, reason) => {
+    ['an IPv4-mapped IPv6 literal', (port: number) => `http://[::ffff:127.0.0.1]:${port}/`],
+    ['a decimal IPv4 literal', (port: number) => `http://2130706433:${port}/`],
+    ['the literal 0', (port: number) => `http://0:${port}/`],
+    ['localhost', (port: number) => `http://localhost:${port}/`],
+  ])('refuses %s that reaches loopback, naming no address', async (_name, url) => {
     const before = receiver.hits.length;
     const outcome = await sendOnce({}, url(receiver.port));
     expect(outcome.permanent).toBe(true);
-    expect(outcome.error).toMatch(reason);
+    expect(outcome.error).toBe(BLOCKED_TARGET_MESSAGE);
+    expect(outcome.error).not.toMatch(/127\.0\.0\.1|::1|0\.0\.0\.0/);
     expect(receiver.hits.length).toBe(before);
   });
 
@@ -93,7 +89,7 @@ describe('send: SSRF guard', () => {
       `http://hooks.example:${receiver.port}/`,
     );
     expect(outcome).toMatchObject({ permanent: true, status: null });
-    expect(outcome.error).toMatch(/^blocked: 127\.0\.0\.1 is a loopback address/);
+    expect(outcome.error).toBe(BLOCKED_TARGET_MESSAGE);
     expect(receiver.hits.length).toBe(before);
   });
 });

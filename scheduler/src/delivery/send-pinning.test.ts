@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOCKED_TARGET_MESSAGE } from './blocked-target-error.js';
 import { startReceiver, type Receiver } from '../testing/receiver.js';
 import { createSender, type WebhookRequest } from './send.js';
 
@@ -60,7 +61,7 @@ describe('send: the checked address is the connected address', () => {
     await sender.close();
     expect(first).toMatchObject({ ok: true, body: 'checked' });
     expect(second).toMatchObject({ ok: false, permanent: true, status: null });
-    expect(second.error).toMatch(/^blocked: 127\.0\.0\.1 is a loopback address/);
+    expect(second.error).toBe(BLOCKED_TARGET_MESSAGE);
     expect(checked.hits).toHaveLength(1);
     expect(rebound.hits).toHaveLength(0);
   });

@@ -3,7 +3,8 @@ import { Agent, Client } from 'undici';
 import { exchange } from './exchange.js';
 import { describeFailure } from './failure.js';
 import { webhookSignature } from './sign.js';
-import { createTargetPolicy, guardedConnector, systemResolve, type ResolveHost } from './ssrf-guard.js';
+import { createDnsResolve } from './dns-resolve.js';
+import { createTargetPolicy, guardedConnector, type ResolveHost } from './ssrf-guard.js';
 
 /** One outbound webhook call. */
 export interface WebhookRequest {
@@ -48,7 +49,7 @@ export interface SenderOptions {
   userAgent: string;
   /** Keep-alive connections per origin (default 128). */
   connectionsPerOrigin?: number;
-  /** Test seam for name resolution; default: `dns.lookup` with every address. */
+  /** Test seam for name resolution; default: c-ares (`createDnsResolve`), every address. */
   lookup?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
 }
 
@@ -79,7 +80,7 @@ interface Dispatchers {
  */
 export function createSender(options: SenderOptions): Sender {
   const policy = createTargetPolicy(options);
-  const resolve: ResolveHost = options.lookup ?? systemResolve;
+  const resolve: ResolveHost = options.lookup ?? createDnsResolve();
   // undici follows no redirects unless a redirect interceptor is composed in; none is. HTTP/1.1
   // only (undici 8 offers h2 by default): one request per connection keeps limits and aborts simple.
   const connection = {

@@ -1,4 +1,3 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { buildConnector } from 'undici';
@@ -21,13 +20,6 @@ export interface TargetPolicy {
   /** Why `address` (resolved from `hostname`) must not be connected to, or undefined when allowed. */
   refusal(hostname: string, address: string): string | undefined;
 }
-
-/** Resolves with `dns.lookup` (the system resolver, /etc/hosts included), every address. */
-export const systemResolve: ResolveHost = async (host) =>
-  (await dnsLookup(host, { all: true })).map(({ address, family }) => ({
-    address,
-    family: family === 6 ? 6 : 4,
-  }));
 
 const unbracket = (host: string): string =>
   host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
@@ -98,7 +90,7 @@ export function guardedLookup(policy: TargetPolicy, resolve: ResolveHost): Looku
           const error =
             refusal === undefined
               ? Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname })
-              : new BlockedTargetError(refusal);
+              : new BlockedTargetError();
           callback(error, '');
           return;
         }
@@ -136,7 +128,7 @@ export function guardedConnector(
       return;
     }
     // undici expects the callback asynchronously, as a real connect would call it.
-    const error = new BlockedTargetError(refusal);
+    const error = new BlockedTargetError();
     queueMicrotask(() => {
       callback(error, null);
     });

@@ -5,6 +5,13 @@ import type { Logger } from 'pino';
 const LOCK_NAMESPACE = 0x57_48_53_01;
 const RECONNECT_MS = { first: 250, max: 5000 };
 
+/** Registered processes whose advisory lock is held: the live ones. */
+const LIVE_PROCESSES = `select p.* from scheduler_processes p
+  where exists (
+    select 1 from pg_locks l
+    where l.locktype = 'advisory' and l.granted and l.database = (select oid from pg_database where datname = current_database())
+      and l.classid = ${LOCK_NAMESPACE}::oid and l.objid = p.id::oid and l.objsubid = 2)`;
+
 /** The identity a process claims under, and the epoch of its current hold on it. */
 export interface Owner {
   id: number;
@@ -31,6 +38,8 @@ export class OwnerRegistry {
   #stopped = false;
   #reconnect: NodeJS.Timeout | undefined;
   #reconnectMs = RECONNECT_MS.first;
+  #servedSince = new Date();
+  #liveProcesses = 1;
 
   constructor(
     private readonly connection: ClientConfig,
@@ -50,6 +59,27 @@ export class OwnerRegistry {
   /** Whether the lock held at `epoch` has been held without a break since. */
   holds(epoch: number): boolean {
     return this.#held && this.#owner?.epoch === epoch;
+  }
+
+  /** Since when schedulers have run without a break (as of the last {@link refreshPeers}). */
+  servedSince(): Date {
+    return this.#servedSince;
+  }
+
+  /** How many scheduler processes live (as of the last {@link refreshPeers}), this one included. */
+  get liveProcesses(): number {
+    return this.#liveProcesses;
+  }
+
+  /** Reads how many scheduler processes live and since when they have served. */
+  async refreshPeers(): Promise<void> {
+    const client = this.#client;
+    if (!this.#held || !client) return;
+    const { rows } = await client.query<{ processes: number; since: Date | null }>(
+      `select count(*)::int as processes, min(served_since) as since from (${LIVE_PROCESSES}) live`,
+    );
+    this.#liveProcesses = Math.max(1, rows[0]?.processes ?? 1);
+    if (rows[0]?.since) this.#servedSince = rows[0].since;
   }
 
   /** Registered owners whose lock is free; each stays locked by this process until {@link release}. */
@@ -134,7 +164,13 @@ export class OwnerRegistry {
     const id = rows[0]?.id;
     if (id === undefined) throw new Error('no scheduler process id');
     await client.query('select pg_advisory_lock($1, $2)', [LOCK_NAMESPACE, id]);
-    await client.query('insert into scheduler_processes (id, name) values ($1, $2)', [id, this.name]);
+    const { rows: registered } = await client.query<{ served_since: Date }>(
+      `insert into scheduler_processes (id, name, served_since)
+       select $1, $2, coalesce((select min(served_since) from (${LIVE_PROCESSES}) live where live.id <> $1), now())
+       returning served_since`,
+      [id, this.name],
+    );
+    if (registered[0]) this.#servedSince = registered[0].served_since;
     return { id, epoch: (previous?.epoch ?? 0) + 1 };
   }
 

@@ -68,5 +68,16 @@ const owners: SchedulerMigration = {
   ],
 };
 
+/**
+ * Since when schedulers have run without a break: a process that registers while others live
+ * inherits their time, so a rolling restart does not count as downtime for missed events.
+ */
+const servedSince: SchedulerMigration = {
+  name: 'Scheduler20261123100000_served_since',
+  statements: [
+    `alter table scheduler_processes add column if not exists served_since timestamptz not null default now()`,
+  ],
+};
+
 /** The scheduler's schema, oldest first. */
-export const schedulerMigrations: readonly SchedulerMigration[] = [timer, owners];
+export const schedulerMigrations: readonly SchedulerMigration[] = [timer, owners, servedSince];

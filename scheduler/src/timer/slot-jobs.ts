@@ -13,6 +13,10 @@ export function slotsOf(times: Date[]): number[] {
   return [...new Set(times.map(slotOf))];
 }
 
+export function slotStart(slot: number): Date {
+  return new Date(slot * SLOT_MS);
+}
+
 export function slotEnd(slot: number): Date {
   return new Date((slot + 1) * SLOT_MS);
 }

@@ -4,9 +4,11 @@ import { MAX_CLAIMS, interruptedOutcome, isMissed, missedOutcome, planRecord } f
 import { type LeaseWindow, leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
 import type { DeliveryMetrics } from '../metrics.js';
-import type { ClaimedAttempt, EventStore, Sender, WebhookOutcome } from '../ports.js';
+import type { ClaimOptions, ClaimedAttempt, EventStore, Sender, WebhookOutcome } from '../ports.js';
 import type { Capacity } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
+import type { Shares } from './shares.js';
+import type { Wakeup } from './wakeup.js';
 
 export interface DeliveryWorkerOptions {
   /** How long a claim holds: longer than the webhook timeout plus the time to record the outcome. */
@@ -24,6 +26,8 @@ export interface DeliveryWorkerOptions {
 export interface Liveness {
   current(): Owner | undefined;
   holds(epoch: number): boolean;
+  /** Since when schedulers have run without a break: events due before then may have been missed. */
+  servedSince(): Date;
 }
 
 export interface DeliveryWorkerDeps {
@@ -31,47 +35,67 @@ export interface DeliveryWorkerDeps {
   sender: Sender;
   liveness: Liveness;
   capacity: Capacity;
+  shares: Shares;
+  /** Poked when calls of a team or destination at its share end, so its waiting events are claimed. */
+  backlog: Wakeup;
   writer: OutcomeWriter;
   metrics: DeliveryMetrics;
   logger: Logger;
   options: DeliveryWorkerOptions;
 }
 
+type Claim = (options: ClaimOptions) => Promise<ClaimedAttempt[]>;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
 /** Most attempts one lease recovery handles. */
 export const RECOVERY_BATCH = 500;
 
-/** Claims due events, sends each at its time, and hands the outcomes to the writer. */
+/**
+ * Claims due events within the process's capacity and the teams' and destinations' shares, sends
+ * each at its time, and hands the outcomes to the writer.
+ */
 export class DeliveryWorker {
+  /** Claims run one at a time, so that each sees the shares the previous one took. */
+  #claiming: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly deps: DeliveryWorkerDeps) {}
 
   /**
-   * Delivers the events due before `until`, each as soon as it is due, until `until` has passed
-   * with nothing left before it, or `stopping` is aborted. Resolves when its deliveries are recorded;
-   * returns false when it stopped early with work possibly left.
+   * Delivers the events of the slot `[from, until)`, each as soon as it is due, until `until` has
+   * passed with nothing left in it that is not due yet, or `stopping` is aborted. Due events left
+   * for lack of a share are the backlog's. Resolves when its deliveries are recorded; returns false
+   * when it stopped early with work possibly left.
    */
-  async deliverUntil(until: Date, stopping: AbortSignal): Promise<boolean> {
+  async deliverSlot(from: Date, until: Date, stopping: AbortSignal): Promise<boolean> {
     const inFlight = new Set<Promise<void>>();
+    const claim: Claim = (options) => this.deps.store.claimDue({ ...options, from, before: until });
     try {
-      return await this.#loop(until, stopping, inFlight);
+      return await this.#slotLoop(from, until, stopping, claim, inFlight);
     } finally {
       await Promise.all(inFlight);
     }
   }
 
-  async #loop(until: Date, stopping: AbortSignal, inFlight: Set<Promise<void>>): Promise<boolean> {
-    const { pollMs, claimBatch } = this.deps.options;
+  async #slotLoop(
+    from: Date,
+    until: Date,
+    stopping: AbortSignal,
+    claim: Claim,
+    inFlight: Set<Promise<void>>,
+  ): Promise<boolean> {
+    const { pollMs } = this.deps.options;
     while (!stopping.aborted) {
       try {
-        if ((await this.#claim(until, inFlight)) === claimBatch) continue;
+        // Claim again after any claim: one that left events for a team at its share excludes it next.
+        if ((await this.#claim(claim, inFlight)) > 0) continue;
         const now = Date.now();
-        const next = await this.deps.store.nextDueAt(until);
+        const next = await this.deps.store.nextDueAt(from, until);
         if (!next && now >= until.getTime()) return true;
         const wake = Math.min(next ? next.getTime() : until.getTime(), now + pollMs);
         if (wake > now) await sleep(wake - now);
       } catch (error) {
-        // The database is unreachable: keep trying for a while; the reconcile job sweeps up the rest.
+        // The database is unreachable: keep trying for a while; the backlog picks up the rest.
         this.deps.logger.warn({ err: error }, 'could not claim due events');
         if (Date.now() > until.getTime() + GIVE_UP_AFTER_MS) return true;
         await sleep(500);
@@ -80,29 +104,62 @@ export class DeliveryWorker {
     return false;
   }
 
-  async #claim(until: Date, inFlight: Set<Promise<void>>): Promise<number> {
-    const { store, capacity, options, liveness } = this.deps;
-    await capacity.room();
+  /**
+   * Claims due events of any slot — those left for lack of a share, released or recovered ones,
+   * those whose slot job was lost — at every tick or poke of the backlog, until `stopping` aborts.
+   */
+  async runBacklog(stopping: AbortSignal): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    const claim: Claim = (options) => this.deps.store.claimBacklog(options);
+    try {
+      while (!stopping.aborted) {
+        await this.deps.backlog.wait(stopping);
+        try {
+          let full = true;
+          while (full && !stopping.aborted) {
+            full = (await this.#claim(claim, inFlight)) === this.deps.options.claimBatch;
+          }
+        } catch (error) {
+          this.deps.logger.warn({ err: error }, 'could not claim the backlog');
+        }
+      }
+    } finally {
+      await Promise.all(inFlight);
+    }
+  }
+
+  async #claim(claim: Claim, inFlight: Set<Promise<void>>): Promise<number> {
+    await this.deps.capacity.room();
+    const claimed = this.#claiming.then(() => this.#claimNow(claim, inFlight));
+    this.#claiming = claimed.catch(() => undefined);
+    return claimed;
+  }
+
+  async #claimNow(claim: Claim, inFlight: Set<Promise<void>>): Promise<number> {
+    const { capacity, options, liveness, shares } = this.deps;
     const owner = liveness.current();
     if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
     const reserved = capacity.take(options.claimBatch);
+    if (reserved === 0) return 0;
     let claimed: ClaimedAttempt[] = [];
     // Taken before the claim is sent: however long the process then stalls, the lease cannot start earlier.
     const lease = leaseWindow(performance.now(), owner.epoch, options);
     try {
-      claimed = await store.claimDue({
-        before: until,
+      claimed = await claim({
         limit: reserved,
         leaseMs: options.leaseMs,
         leaseToken: randomUUID(),
         owner: owner.id,
+        shares: shares.snapshot(),
       });
     } finally {
       capacity.give(reserved - claimed.length);
     }
     for (const attempt of claimed) {
+      shares.take(attempt);
       const delivery = this.#deliver(attempt, lease).finally(() => {
         capacity.give(1);
+        if (shares.give(attempt)) this.deps.backlog.poke();
         inFlight.delete(delivery);
       });
       inFlight.add(delivery);
@@ -125,7 +182,7 @@ export class DeliveryWorker {
   async #send(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
     const { options, metrics, liveness } = this.deps;
     const now = new Date();
-    if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs)) {
+    if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs, liveness.servedSince())) {
       metrics.delivered('missed', 0);
       await this.#record(attempt, missedOutcome(attempt, now, options.missedToleranceMs), lease, false);
       return;
@@ -180,6 +237,7 @@ export class DeliveryWorker {
       'released an attempt whose lease ran out before its call could start',
     );
     await this.deps.store.release([attempt]);
+    this.deps.backlog.poke();
   }
 
   /**
@@ -191,7 +249,10 @@ export class DeliveryWorker {
     const expired = await store.expiredLeases(RECOVERY_BATCH, deadOwners);
     const requeue = expired.filter((attempt) => attempt.claimCount < MAX_CLAIMS);
     const givingUp = expired.filter((attempt) => attempt.claimCount >= MAX_CLAIMS);
-    if (requeue.length > 0) await store.release(requeue);
+    if (requeue.length > 0) {
+      await store.release(requeue);
+      this.deps.backlog.poke();
+    }
     const lease = { recordBy: performance.now() + options.leaseMs };
     await Promise.all(
       givingUp.map((attempt) => this.#record(attempt, interruptedOutcome(attempt, new Date()), lease, true)),

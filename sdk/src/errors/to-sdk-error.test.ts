@@ -104,7 +104,7 @@ describe('codeForStatus', () => {
     [403, 'BAD_REQUEST'],
     [404, 'NOT_FOUND'],
     [413, 'VALIDATION_ERROR'],
-    [429, 'BAD_REQUEST'],
+    [429, 'RATE_LIMITED'],
     [500, 'INTERNAL_SERVER_ERROR'],
     [502, 'INTERNAL_SERVER_ERROR'],
   ])('maps %i to %s', (status, code) => {

@@ -1,8 +1,10 @@
 import { isHTTPError, isNetworkError as isKyNetworkError, isTimeoutError as isKyTimeoutError } from 'ky';
 import type { ErrorCode, ValidationIssue } from '../contract-types.js';
 import { NetworkError } from './network-error.js';
+import { QuotaExceededError } from './quota-exceeded-error.js';
+import { RateLimitedError } from './rate-limited-error.js';
 import { TimeoutError } from './timeout-error.js';
-import { WebhookSchedulerError } from './webhook-scheduler-error.js';
+import { WebhookSchedulerError, type WebhookSchedulerErrorInit } from './webhook-scheduler-error.js';
 
 // A Record over the union: adding a code to the contract fails to compile until it is listed here.
 const ERROR_CODES: Record<ErrorCode, true> = {
@@ -11,6 +13,10 @@ const ERROR_CODES: Record<ErrorCode, true> = {
   VALIDATION_ERROR: true,
   BAD_REQUEST: true,
   INTERNAL_SERVER_ERROR: true,
+  QUOTA_EXCEEDED: true,
+  RATE_LIMITED: true,
+  IDEMPOTENCY_KEY_MISMATCH: true,
+  IDEMPOTENCY_KEY_IN_USE: true,
 };
 
 interface ApiErrorBody {
@@ -39,8 +45,25 @@ export function codeForStatus(status: number): ErrorCode {
   if (status === 401) return 'UNAUTHORIZED';
   if (status === 404) return 'NOT_FOUND';
   if (status === 413) return 'VALIDATION_ERROR';
+  if (status === 429) return 'RATE_LIMITED';
   if (status >= 400 && status < 500) return 'BAD_REQUEST';
   return 'INTERNAL_SERVER_ERROR';
+}
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The error class of a code: the typed ones for quotas and rate limits. */
+function errorFor(init: WebhookSchedulerErrorInit, response: Response): WebhookSchedulerError {
+  if (init.code === 'RATE_LIMITED')
+    return new RateLimitedError({ ...init, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) });
+  if (init.code === 'QUOTA_EXCEEDED') return new QuotaExceededError(init);
+  return new WebhookSchedulerError(init);
 }
 
 /** The SDK error for an error response, from its status, parsed body and headers. */
@@ -48,15 +71,18 @@ export function fromErrorResponse(response: Response, body: unknown): WebhookSch
   const requestId = response.headers.get('x-request-id') ?? undefined;
   if (isApiErrorBody(body)) {
     const { code, message, details } = body.error;
-    return new WebhookSchedulerError({ status: response.status, code, message, details, requestId });
+    return errorFor({ status: response.status, code, message, details, requestId }, response);
   }
   const statusText = response.statusText ? ` ${response.statusText}` : '';
-  return new WebhookSchedulerError({
-    status: response.status,
-    code: codeForStatus(response.status),
-    message: `The API answered HTTP ${response.status}${statusText} without an error body`,
-    requestId,
-  });
+  return errorFor(
+    {
+      status: response.status,
+      code: codeForStatus(response.status),
+      message: `The API answered HTTP ${response.status}${statusText} without an error body`,
+      requestId,
+    },
+    response,
+  );
 }
 
 /**

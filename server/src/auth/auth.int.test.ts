@@ -21,17 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-it('walks all ten routes of the contract', () => {
+it('walks all fourteen routes of the contract', () => {
   expect(routes.map((r) => r.name).sort()).toEqual([
     'crons.create',
     'crons.delete',
     'crons.get',
     'crons.list',
+    'crons.patch',
+    'crons.trigger',
     'crons.update',
     'events.create',
+    'events.createMany',
     'events.delete',
     'events.get',
     'events.list',
+    'events.replay',
     'events.update',
   ]);
 });
@@ -105,7 +109,7 @@ describe.each(idRoutes)("$name on another team's resource", (r) => {
     const intruder = await app.createTeam('intruder');
     const id = await r.makeResource(app.orm.em.fork(), owner.teamId);
     // Every route with an id shares its path with the GET of the same resource.
-    const before = await app.request('GET', r.path(id), { key: owner.key });
+    const before = await app.request('GET', r.resourcePath(id), { key: owner.key });
     expect(before.status).toBe(200);
 
     const response = await app.request(r.route.method, r.path(id), {
@@ -115,7 +119,7 @@ describe.each(idRoutes)("$name on another team's resource", (r) => {
     const error = expectError(response, 404, 'NOT_FOUND');
     expect(error.message).toMatch(/not found/i);
 
-    const after = await app.request('GET', r.path(id), { key: owner.key });
+    const after = await app.request('GET', r.resourcePath(id), { key: owner.key });
     expect(after.body).toEqual(before.body);
   });
 });
@@ -257,14 +261,14 @@ describe('with a dashboard session', () => {
     it('returns 404 NOT_FOUND and leaves the resource untouched', async () => {
       const owner = await app.createTeam('owner');
       const id = await r.makeResource(app.orm.em.fork(), owner.teamId);
-      const before = await app.request('GET', r.path(id), { key: owner.key });
+      const before = await app.request('GET', r.resourcePath(id), { key: owner.key });
 
       const response = await app.request(r.route.method, r.path(id), {
         body: r.validBody(),
         headers: sessionHeaders(user),
       });
       expectError(response, 404, 'NOT_FOUND');
-      expect((await app.request('GET', r.path(id), { key: owner.key })).body).toEqual(before.body);
+      expect((await app.request('GET', r.resourcePath(id), { key: owner.key })).body).toEqual(before.body);
     });
   });
 

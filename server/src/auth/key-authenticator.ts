@@ -1,7 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { asDate, rawQuery } from '../db/raw-query.js';
-import { bearerToken, hashApiKey, hashesMatch, isKeyUsable, looksLikeApiKey } from './api-key.rules.js';
+import { asDate, rawQuery } from '../shared/raw-query.js';
+import {
+  bearerToken,
+  hashApiKey,
+  hashesMatch,
+  isKeyUsable,
+  looksLikeApiKey,
+} from '../teams/api-key.rules.js';
 import type { CachedKey, KeyCache } from './key-cache.js';
 
 /** Who is calling: the key and the team it is scoped to. */

@@ -50,6 +50,12 @@ export class KeyCache {
     this.#entries.set(key.keyHash, { key, at: now });
   }
 
+  /** Drops keys this process just revoked, before the database's notification comes back. */
+  forget(hashes: readonly string[]): void {
+    this.#version++;
+    for (const hash of hashes) this.#entries.delete(hash);
+  }
+
   async start(): Promise<void> {
     const client = new pg.Client({ ...this.connection, application_name: 'webhook-scheduler-keys' });
     client.on('notification', (message) => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 /** How many attempts a key (an email, a client address) may make per fixed window. */
 export interface ThrottleLimit {
   hits: number;
@@ -42,4 +43,33 @@ export function waitMessage(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/**
+ * The address a sign-in limit counts a client by: an IPv4 address as is (an IPv4-mapped IPv6 one
+ * too), an IPv6 address by its /64, which one subscriber usually holds whole and can walk through.
+ */
+export function throttledAddress(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (isIP(address) !== 6) return address;
+  const groups = expandIPv6(address.split('%')[0] ?? address);
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+function expandIPv6(address: string): string[] {
+  let text = address.toLowerCase();
+  // A trailing dotted IPv4 part is two groups.
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = Array<string>(8 - left.length - right.length).fill('0');
+  return [...left, ...(tail === undefined ? [] : zeros), ...right].map((group) =>
+    group.replace(/^0+(?=.)/, ''),
+  );
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, rawQuery } from '../db/raw-query.js';
+import { asDate, rawQuery } from '../shared/raw-query.js';
 import { TooManyRequestsError } from '../errors.js';
 import { type ThrottleLimit, retryAfterSeconds, waitMessage } from './throttle.rules.js';
 

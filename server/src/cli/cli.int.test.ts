@@ -13,6 +13,7 @@ import {
   startTestApp,
 } from '../../test/harness.js';
 import { as, signUp } from '../../test/sessions.js';
+import { loadConfig } from '../config.js';
 
 const serverDir = fileURLToPath(new URL('../../', import.meta.url));
 const bin = path.join(serverDir, 'bin', 'webhook-scheduler.js');
@@ -172,6 +173,33 @@ describe('teams secret', () => {
   });
 });
 
+describe('teams alerts', () => {
+  it('shows, sets and turns off the failure-alert URL', async () => {
+    const teamId = lastJsonLine(await run('teams', 'create', '--name', 'Alerts', '--json')).id;
+    expect(lastJsonLine(await run('teams', 'alerts', '--team', teamId, '--json'))).toEqual({
+      team_id: teamId,
+      alert_url: null,
+    });
+    const set = await run('teams', 'alerts', '--team', teamId, '--url', 'https://ops.example.com/alerts');
+    expect(set.stdout).toMatch(/Failure alerts are sent to https:\/\/ops\.example\.com\/alerts/);
+    expect(lastJsonLine(await run('teams', 'alerts', '--team', teamId, '--json')).alert_url).toBe(
+      'https://ops.example.com/alerts',
+    );
+    const off = lastJsonLine(await run('teams', 'alerts', '--team', teamId, '--off', '--json'));
+    expect(off.alert_url).toBeNull();
+  });
+
+  it.each([
+    ['an invalid URL', ['--url', 'ftp://example.com'], /--url: webhook_url must use http or https/],
+    ['both --url and --off', ['--url', 'https://example.com', '--off'], /either --url or --off/],
+  ])('exits 1 for %s', async (_, args, message) => {
+    const teamId = lastJsonLine(await run('teams', 'create', '--name', 'Alerts', '--json')).id;
+    const result = await run('teams', 'alerts', '--team', teamId, ...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+  });
+});
+
 describe('a key made by the CLI', () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -224,6 +252,84 @@ describe('teams add-owner', () => {
 
   it('exits 1 for an unknown team', async () => {
     const result = await run('teams', 'add-owner', '--team', randomUUID(), '--email', 'a@example.com');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Team not found/);
+  });
+});
+
+describe('teams limits', () => {
+  let teamId: string;
+  beforeAll(async () => {
+    teamId = lastJsonLine(await run('teams', 'create', '--name', 'Limits', '--json')).id;
+  });
+
+  it('shows the defaults, no overrides and the usage with --json', async () => {
+    expect(lastJsonLine(await run('teams', 'limits', '--team', teamId, '--json'))).toEqual({
+      team_id: teamId,
+      limits: loadConfig({}).teamLimits,
+      overrides: {
+        max_payload_bytes: null,
+        max_headers_bytes: null,
+        max_active_crons: null,
+        max_pending_events: null,
+        min_cron_interval_ms: null,
+        requests_per_second: null,
+        request_burst: null,
+        event_retention_ms: null,
+      },
+      usage: { active_crons: 0, pending_events: 0 },
+    });
+  });
+
+  it('sets overrides that the API then applies, and name=default clears one', async () => {
+    const set = lastJsonLine(
+      await run(
+        'teams',
+        'limits',
+        '--team',
+        teamId,
+        '--set',
+        'max_active_crons=1',
+        'min_cron_interval=60s',
+        'event_retention=0',
+        '--json',
+      ),
+    );
+    expect(set.limits).toMatchObject({
+      max_active_crons: 1,
+      min_cron_interval_ms: 60_000,
+      event_retention_ms: 0,
+    });
+    expect(set.overrides).toMatchObject({ max_active_crons: 1, max_payload_bytes: null });
+
+    const { key } = lastJsonLine(await run('keys', 'create', '--team', teamId, '--json'));
+    const app = await startTestApp({ database: db });
+    try {
+      const cron = { webhook_url: 'https://example.com/hook', cron_expression: '*/5 * * * *' };
+      expectBody(await app.request('POST', '/api/v1/crons', { key, body: cron }), 201, bodies.cron);
+      expectError(await app.request('POST', '/api/v1/crons', { key, body: cron }), 403, 'QUOTA_EXCEEDED');
+    } finally {
+      await app.close();
+    }
+    const human = await run('teams', 'limits', '--team', teamId, '--set', 'max_active_crons=default');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/max_active_crons\s+1000\n/);
+    expect(human.stdout).toMatch(/event_retention_ms\s+0 \*\n/);
+    expect(human.stdout).toMatch(/Usage: 1 active crons, 0 pending events/);
+  });
+
+  it.for<[string, string[], RegExp]>([
+    ['an unknown limit', ['--set', 'max_crons=5'], /unknown limit "max_crons"/],
+    ['a bad number', ['--set', 'max_active_crons=-1'], /max_active_crons: must be a whole number/],
+    ['a bad duration', ['--set', 'min_cron_interval=soon'], /min_cron_interval: must be a duration/],
+  ])('exits 1 with a one-line error for %s', async ([, args, message]) => {
+    const result = await run('teams', 'limits', '--team', teamId, ...args, '--json');
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(message)]);
+  });
+
+  it('exits 1 for an unknown team', async () => {
+    const result = await run('teams', 'limits', '--team', randomUUID(), '--json');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/Team not found/);
   });

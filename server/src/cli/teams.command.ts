@@ -1,6 +1,9 @@
-import { Email } from '@webhook-scheduler/contract';
+import { Email, WebhookUrl } from '@webhook-scheduler/contract';
 import { Command } from 'commander';
+import { SETTABLE_LIMITS, parseLimitSettings } from '../limits/team-limits.rules.js';
+import { setTeamLimits, teamLimitsReport } from '../limits/team-limits.service.js';
 import { addOwnerByEmail } from '../teams/members.service.js';
+import { getAlertUrl, setAlertUrl } from '../teams/team-alerts.service.js';
 import { createTeam, getSigningSecrets, listTeams, rotateSigningSecret } from '../teams/teams.service.js';
 import { type CliContext, CliError, report, requireUuid, withDatabase } from './context.js';
 
@@ -83,6 +86,57 @@ export function teamsCommand(ctx: CliContext): Command {
         email: owner.email,
         role: owner.role,
       });
+    });
+
+  teams
+    .command('limits')
+    .description(
+      `show a team's limits and usage, or override some (name=default goes back to the configured default): ${Object.keys(SETTABLE_LIMITS).join(', ')}`,
+    )
+    .requiredOption('--team <id>', 'team id')
+    .option('--set <name=value...>', 'set limits, e.g. max_active_crons=50 min_cron_interval=60s')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { team: string; set?: string[]; json?: boolean }) => {
+      const teamId = requireUuid(options.team, '--team');
+      const { overrides, problems } = parseLimitSettings(options.set ?? []);
+      if (problems.length > 0) throw new CliError(problems.join('; '));
+      const defaults = ctx.config().teamLimits;
+      const shown = await withDatabase(ctx, async (em) => {
+        if (Object.keys(overrides).length > 0) await setTeamLimits(em, teamId, overrides, new Date());
+        return teamLimitsReport(em, teamId, defaults);
+      });
+      const human = [
+        `Limits of team ${teamId} (* = the team's own):`,
+        ...Object.entries(shown.limits).map(
+          ([name, value]) =>
+            `  ${name.padEnd(22)} ${value}${shown.overrides[name as keyof typeof shown.overrides] == null ? '' : ' *'}`,
+        ),
+        `Usage: ${shown.usage.active_crons} active crons, ${shown.usage.pending_events} pending events created through the API`,
+      ];
+      report(ctx, options.json, human, { team_id: teamId, ...shown });
+    });
+
+  teams
+    .command('alerts')
+    .description(
+      'show, set or turn off where failure alerts (event.failed, cron.paused) are sent, signed with the team secret',
+    )
+    .requiredOption('--team <id>', 'team id')
+    .option('--url <url>', 'send alerts to this http(s) URL')
+    .option('--off', 'send no alerts')
+    .option('--json', 'print one JSON object')
+    .action(async (options: { team: string; url?: string; off?: boolean; json?: boolean }) => {
+      const teamId = requireUuid(options.team, '--team');
+      if (options.url !== undefined && options.off)
+        throw new CliError('give either --url or --off, not both');
+      const url = options.url === undefined ? undefined : WebhookUrl.safeParse(options.url);
+      if (url && !url.success) throw new CliError(`--url: ${url.error.issues[0]?.message ?? 'invalid URL'}`);
+      const alertUrl = await withDatabase(ctx, (em) => {
+        if (url) return setAlertUrl(em, teamId, url.data, new Date());
+        return options.off ? setAlertUrl(em, teamId, null, new Date()) : getAlertUrl(em, teamId);
+      });
+      const human = [alertUrl ? `Failure alerts are sent to ${alertUrl}` : 'Failure alerts are off.'];
+      report(ctx, options.json, human, { team_id: teamId, alert_url: alertUrl });
     });
 
   return teams;

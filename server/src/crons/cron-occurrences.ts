@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import { type Timers, nextOccurrences } from '@webhook-scheduler/scheduler';
-import { asDate, rawQuery } from '../db/raw-query.js';
+import { asDate, rawQuery } from '../shared/raw-query.js';
 import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
 
 /** The fields of a cron that its events copy. */

@@ -15,6 +15,12 @@ export const CronSchema = defineEntity({
     payload: p.json<unknown>().strictNullable(),
     retryConfig: p.json<RetryConfig>().strictNullable(),
     isActive: p.boolean(),
+    pauseAfterFailures: p.integer().strictNullable(),
+    // Kept by the statement that records each delivery's end (events/store/delivery.ts).
+    consecutiveFailures: p.integer(),
+    lastRunAt: p.datetime().strictNullable(),
+    lastStatus: p.text().$type<'success' | 'failed'>().strictNullable(),
+    pausedReason: p.text().$type<'failures'>().strictNullable(),
     materializedUntil: p.datetime().strictNullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),

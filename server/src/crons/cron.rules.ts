@@ -1,4 +1,4 @@
-import type { ParsedCronInput, ValidationIssue } from '@webhook-scheduler/contract';
+import type { ParsedCronInput, ParsedCronPatch, ValidationIssue } from '@webhook-scheduler/contract';
 import { cronProblem, nextOccurrences } from '@webhook-scheduler/scheduler';
 import { sentField } from '../shared/sent-field.js';
 
@@ -32,4 +32,51 @@ export function cronPreview(
   return {
     occurrences: nextOccurrences(expression.trim(), timezone, now, { until: now, min: count, max: count }),
   };
+}
+
+/** The stored fields of a cron that a patch can change. */
+interface CronFields {
+  webhookUrl: string;
+  cronExpression: string;
+  method: ParsedCronInput['method'];
+  timezone: string | null;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: ParsedCronInput['retry_config'];
+  isActive: boolean;
+  pauseAfterFailures: number | null;
+}
+
+const given = <T>(value: T | undefined, current: T): T => (value === undefined ? current : value);
+
+/** The whole input a patch amounts to: its fields, and the cron's current value for the others. */
+export function patchedInput(cron: CronFields, patch: ParsedCronPatch): ParsedCronInput {
+  return {
+    webhook_url: given(patch.webhook_url, cron.webhookUrl),
+    cron_expression: given(patch.cron_expression, cron.cronExpression),
+    method: given(patch.method, cron.method),
+    timezone: given(patch.timezone, cron.timezone),
+    headers: given(patch.headers, cron.headers),
+    payload: given(patch.payload, cron.payload as ParsedCronInput['payload']),
+    retry_config: given(patch.retry_config, cron.retryConfig),
+    is_active: given(patch.is_active, cron.isActive),
+    pause_after_failures: given(patch.pause_after_failures, cron.pauseAfterFailures),
+  };
+}
+
+/** The schedule's next occurrence after `now`, or null when it has none (or no longer parses). */
+export function nextRun(expression: string, timezone: string | null, now: Date): Date | null {
+  try {
+    return nextOccurrences(expression, timezone, now, { until: now, min: 1, max: 1 })[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The health fields a change of activity resets: resuming clears why the service paused the cron
+ * and starts a new failure streak, so `pause_after_failures` counts afresh.
+ */
+export function resumedHealth(wasActive: boolean, isActive: boolean) {
+  return !wasActive && isActive ? { pausedReason: null, consecutiveFailures: 0 } : {};
 }

@@ -41,11 +41,14 @@ function pathOf(route: AppRoute): string {
 
 it('walks every dashboard route but sign-up and sign-in', () => {
   expect(routes.map(([name]) => name).sort()).toEqual([
+    'alerts.get',
+    'alerts.set',
     'insights.attempts',
     'insights.cronPreview',
     'keys.create',
     'keys.list',
     'keys.revoke',
+    'limits.get',
     'members.add',
     'members.list',
     'members.remove',

@@ -13,7 +13,7 @@ import { toApiKeyDto, toSigningSecretDto } from './dashboard.dto.js';
 
 const s = initServer();
 
-export function keysRouter({ orm, now }: RouteDeps) {
+export function keysRouter({ orm, now, forgetKeys }: RouteDeps) {
   return s.router(dashboardContract.keys, {
     list: async ({ params, req }) => {
       const keys = await listTeamKeys(orm.em, sessionOf(req).userId, params.teamId);
@@ -25,6 +25,7 @@ export function keysRouter({ orm, now }: RouteDeps) {
     },
     revoke: async ({ params, req }) => {
       const key = await revokeTeamKey(orm.em, sessionOf(req).userId, params.teamId, params.keyId, now());
+      forgetKeys([key.keyHash]);
       return { status: 200, body: { data: toApiKeyDto(key) } };
     },
   });

@@ -7,7 +7,8 @@ import { clearSessionCookie, sessionOf, setSessionCookie } from '../sessions/ses
 import { csrfTokenFor } from '../sessions/session.rules.js';
 import { endSession } from '../sessions/sessions.service.js';
 import { signIn, signUp } from '../sessions/sign-in.service.js';
-import { userWithTeams } from '../users/users.service.js';
+import { userWithTeams } from '../teams/accounts.service.js';
+import { throttledAddress } from '../auth/throttle.rules.js';
 import { toMyTeamDto, toUserDto } from './dashboard.dto.js';
 
 const s = initServer();
@@ -19,7 +20,7 @@ async function view(em: EntityManager, userId: string, csrfToken: string): Promi
 
 const attemptOf = (req: Request, body: { email: string; password: string }) => ({
   ...body,
-  address: req.ip ?? 'unknown',
+  address: throttledAddress(req.ip ?? 'unknown'),
 });
 
 export function sessionRouter(deps: RouteDeps) {

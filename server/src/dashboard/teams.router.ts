@@ -9,6 +9,8 @@ import {
   listMyTeams,
   removeMember,
 } from '../teams/members.service.js';
+import { memberTeamLimits } from '../limits/team-limits.service.js';
+import { setTeamAlerts, showTeamAlerts } from '../teams/team-settings.service.js';
 import { toMemberDto, toMyTeamDto } from './dashboard.dto.js';
 
 const s = initServer();
@@ -26,7 +28,7 @@ export function teamsRouter({ orm, now }: RouteDeps) {
   });
 }
 
-export function membersRouter({ orm, now }: RouteDeps) {
+export function membersRouter({ orm, now, forgetKeys }: RouteDeps) {
   return s.router(dashboardContract.members, {
     list: async ({ params, req }) => {
       const members = await listMembers(orm.em, sessionOf(req).userId, params.teamId);
@@ -37,8 +39,42 @@ export function membersRouter({ orm, now }: RouteDeps) {
       return { status: 201, body: { data: toMemberDto(member) } };
     },
     remove: async ({ params, req }) => {
-      await removeMember(orm.em, sessionOf(req).userId, params.teamId, params.userId);
-      return { status: 200, body: { data: { success: true } } };
+      const { revokedKeyHashes } = await removeMember(
+        orm.em,
+        sessionOf(req).userId,
+        params.teamId,
+        params.userId,
+        now(),
+      );
+      forgetKeys(revokedKeyHashes);
+      return { status: 200, body: { data: { success: true, revoked_keys: revokedKeyHashes.length } } };
+    },
+  });
+}
+
+export function limitsRouter({ orm, teamLimits }: RouteDeps) {
+  return s.router(dashboardContract.limits, {
+    get: async ({ params, req }) => {
+      const { limits, usage } = await memberTeamLimits(
+        orm.em,
+        sessionOf(req).userId,
+        params.teamId,
+        teamLimits.defaults,
+      );
+      return { status: 200, body: { data: { limits, usage } } };
+    },
+  });
+}
+
+export function alertsRouter({ orm, now }: RouteDeps) {
+  return s.router(dashboardContract.alerts, {
+    get: async ({ params, req }) => {
+      const url = await showTeamAlerts(orm.em, sessionOf(req).userId, params.teamId);
+      return { status: 200, body: { data: { alert_url: url } } };
+    },
+    set: async ({ params, body, req }) => {
+      const url = await setTeamAlerts(orm.em, sessionOf(req).userId, params.teamId, body.alert_url, now());
+      return { status: 200, body: { data: { alert_url: url } } };
     },
   });
 }

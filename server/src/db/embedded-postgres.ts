@@ -54,6 +54,7 @@ export async function startEmbeddedPostgres(
   const pgdata = path.join(dataDir, 'postgres');
   const runAs = await postgresUser();
   const socketDir = await prepareDirectories(dataDir, pgdata, runAs);
+  if (runAs) await assertReachable(runAs, pgdata);
   const connection: ClientConfig = {
     host: socketDir,
     port: SOCKET_PORT,
@@ -161,6 +162,38 @@ async function prepareDirectories(
     await chown(socketDir, runAs.uid, runAs.gid);
   }
   return socketDir;
+}
+
+/**
+ * As root, PostgreSQL runs as `postgres`, which must be able to enter every directory above its data
+ * directory; otherwise initdb fails with a bare "Permission denied" (a `mktemp -d` folder or /root
+ * is 0700). The kernel decides, through `test` run as that user, so ACLs and groups count too.
+ */
+async function assertReachable(runAs: RunAs, pgdata: string): Promise<void> {
+  if (await canUse(runAs, ['-x', pgdata, '-a', '-w', pgdata])) return;
+  const blocked = (await firstUnenterable(runAs, pgdata)) ?? pgdata;
+  throw new Error(
+    `The embedded PostgreSQL cannot use ${pgdata}: as root, the service runs PostgreSQL as the system user "postgres" (PostgreSQL refuses to run as root), and that user cannot enter ${blocked}. ` +
+      `Let it in (chmod o+x ${blocked}), set DATA_DIR to a directory it can reach (such as /var/lib/webhook-scheduler), run the service as a regular user, or set DATABASE_URL to use your own PostgreSQL.`,
+  );
+}
+
+/** The highest directory on the way to `target` that the user cannot enter. */
+async function firstUnenterable(runAs: RunAs, target: string): Promise<string | undefined> {
+  const ancestors: string[] = [];
+  for (let dir = target; ; dir = path.dirname(dir)) {
+    ancestors.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const dir of ancestors) if (!(await canUse(runAs, ['-x', dir]))) return dir;
+  return undefined;
+}
+
+async function canUse(runAs: RunAs, testArgs: string[]): Promise<boolean> {
+  return run('test', testArgs, { ...runAs, cwd: '/' }).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function isRunning(binaries: Binaries, pgdata: string, runAs: RunAs | undefined): Promise<boolean> {

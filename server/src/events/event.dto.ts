@@ -9,6 +9,7 @@ export function toEventDto(row: EventRow): EventDto {
     id: row.id,
     cron_id: row.cron_id,
     retry_of: row.retry_of,
+    replay_of: row.replay_of,
     scheduled_at: iso(row.scheduled_at),
     executed_at: row.executed_at === null ? null : iso(row.executed_at),
     status: row.status,

@@ -30,6 +30,25 @@ export function eventRequestIssues(sent: unknown, now: Date): ValidationIssue[] 
   return scheduledAt.success ? eventInputIssues({ scheduled_at: scheduledAt.data }, now) : [];
 }
 
+/** The event rules on every item of a batch, each problem at `["events", index, …]`. */
+export function batchInputIssues(
+  inputs: readonly Pick<ParsedEventInput, 'scheduled_at'>[],
+  now: Date,
+): ValidationIssue[] {
+  return inputs.flatMap((input, index) =>
+    eventInputIssues(input, now).map((issue) => ({ ...issue, path: ['events', index, ...issue.path] })),
+  );
+}
+
+/** {@link batchInputIssues} on a batch as sent, for when the contract refused it. */
+export function batchRequestIssues(sent: unknown, now: Date): ValidationIssue[] {
+  const items = sentField(sent, 'events');
+  if (!Array.isArray(items)) return [];
+  return items.flatMap((item, index) =>
+    eventRequestIssues(item, now).map((issue) => ({ ...issue, path: ['events', index, ...issue.path] })),
+  );
+}
+
 interface EventState {
   status: EventStatus;
   cronId: string | null;
@@ -40,6 +59,15 @@ interface EventState {
 export interface Refusal {
   message: string;
   details?: Record<string, unknown>;
+}
+
+/** Only a finished event (`success` or `failed`) can be replayed. */
+export function replayRefusal(event: Pick<EventState, 'status'>): Refusal | undefined {
+  if (event.status === 'success' || event.status === 'failed') return undefined;
+  return {
+    message: `Only success or failed events can be replayed; this event is ${event.status}`,
+    details: { currentStatus: event.status },
+  };
 }
 
 /** Only a pending event can be replaced. */

@@ -1,22 +1,52 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@webhook-scheduler/contract';
-import { type RouteDeps, teamOf } from '../http/deps.js';
+import { type Implementation, type RouteDeps, teamOf } from '../http/deps.js';
+import { streamedPage } from '../http/streamed-page.js';
+import { answerOnce } from '../idempotency/idempotent-route.js';
 import { toEventDto } from './event.dto.js';
-import { createEvent, deleteEvent, getEvent, listEvents, replaceEvent } from './events.service.js';
+import {
+  createEvent,
+  createEvents,
+  deleteEvent,
+  getEvent,
+  listEvents,
+  replaceEvent,
+  replayEvent,
+} from './events.service.js';
 
 const s = initServer();
 
-export function eventsRouter({ orm, now, scheduling }: RouteDeps) {
+// Annotated: the inferred type of this many routes is too long for the compiler to write out.
+export function eventsRouter({
+  orm,
+  now,
+  scheduling,
+  teamLimits,
+}: RouteDeps): Implementation<typeof contract.events> {
+  const writes = { scheduling, limits: teamLimits };
   return s.router(contract.events, {
-    list: async ({ query, req }) => {
-      const { items, total } = await listEvents(orm.em, teamOf(req), query);
-      return {
-        status: 200,
-        body: { data: items.map(toEventDto), pagination: { page: query.page, limit: query.limit, total } },
-      };
+    list: async ({ query, req, res }) => {
+      const { chunks, total } = await listEvents(orm.em, teamOf(req), query);
+      const pagination = { page: query.page, limit: query.limit, total };
+      res.type('application/json');
+      return { status: 200, body: streamedPage(chunks, toEventDto, pagination, res) };
     },
-    create: async ({ body, req }) => {
-      const event = await createEvent(orm.em, teamOf(req), body, now(), scheduling);
+    create: async ({ body, headers, req, res }) => {
+      const at = now();
+      return answerOnce(orm.em, { req, res, key: headers['idempotency-key'], now: at }, async (em) => {
+        const event = await createEvent(em, teamOf(req), body, at, writes);
+        return { status: 201 as const, body: { data: toEventDto(event) } };
+      });
+    },
+    createMany: async ({ body, headers, req, res }) => {
+      const at = now();
+      return answerOnce(orm.em, { req, res, key: headers['idempotency-key'], now: at }, async (em) => {
+        const events = await createEvents(em, teamOf(req), body.events, at, writes);
+        return { status: 201 as const, body: { data: events.map(toEventDto) } };
+      });
+    },
+    replay: async ({ params, req }) => {
+      const event = await replayEvent(orm.em, teamOf(req), params.id, now(), writes);
       return { status: 201, body: { data: toEventDto(event) } };
     },
     get: async ({ params, req }) => {
@@ -24,7 +54,7 @@ export function eventsRouter({ orm, now, scheduling }: RouteDeps) {
       return { status: 200, body: { data: toEventDto(event) } };
     },
     update: async ({ params, body, req }) => {
-      const event = await replaceEvent(orm.em, teamOf(req), params.id, body, now(), scheduling);
+      const event = await replaceEvent(orm.em, teamOf(req), params.id, body, now(), writes);
       return { status: 200, body: { data: toEventDto(event) } };
     },
     delete: async ({ params, req }) => {

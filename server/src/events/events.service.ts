@@ -1,25 +1,49 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventStatus, ParsedEventInput } from '@webhook-scheduler/contract';
-import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
-import { type Page, assertPageInRange } from '../shared/page.js';
+import type { EventSort, EventStatus, ParsedEventInput, TeamLimits } from '@webhook-scheduler/contract';
+import { BadRequestError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
+import { quotaRefusal, requestSizeIssues } from '../limits/limits.rules.js';
+import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
+import { assertPageInRange } from '../shared/page.js';
 import type { Scheduling } from '../shared/scheduling.js';
-import { type Refusal, deleteRefusal, eventInputIssues, updateRefusal } from './event.rules.js';
+import {
+  type Refusal,
+  batchInputIssues,
+  deleteRefusal,
+  eventInputIssues,
+  replayRefusal,
+  updateRefusal,
+} from './event.rules.js';
 import { type EventDefinition, deleteEventAndRetries, updateEventDefinition } from './store/event-changes.js';
 import type { EventRow } from './store/event-row.js';
-import { countEvents, findAttempts, findEvent, pageOfEvents } from './store/event-queries.js';
-import { insertPendingEvents } from './store/pending-events.js';
+import {
+  countEvents,
+  countPendingApiEvents,
+  findAttempts,
+  findEvent,
+  pageOfEventsInChunks,
+} from './store/event-queries.js';
+import { type PendingEvent, insertPendingEvent, insertPendingEvents } from './store/pending-events.js';
 
 type ListQuery = {
   page: number;
   limit: number;
   status?: EventStatus | undefined;
   cron_id?: string | undefined;
+  sort?: EventSort | undefined;
+  scheduled_after?: string | undefined;
+  scheduled_before?: string | undefined;
 };
 
-function definition(input: ParsedEventInput, now: Date): EventDefinition {
-  const issues = eventInputIssues(input, now);
+const dateOrUndefined = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
+
+function definition(input: ParsedEventInput, limits: TeamLimits, now: Date): EventDefinition {
+  const issues = [...eventInputIssues(input, now), ...requestSizeIssues(input, limits)];
   if (issues.length > 0) throw new ValidationError(issues);
+  return toDefinition(input);
+}
+
+function toDefinition(input: ParsedEventInput): EventDefinition {
   return {
     webhookUrl: input.webhook_url,
     scheduledAt: new Date(input.scheduled_at),
@@ -37,36 +61,142 @@ function refuse(refusal: Refusal | undefined): void {
 /** The fields the event rules look at. */
 const stateOf = (row: EventRow) => ({ status: row.status, cronId: row.cron_id, retryOf: row.retry_of });
 
+/**
+ * A page of events as chunks of rows, read as they are consumed, and the exact total. A page out
+ * of range is refused before anything is read.
+ */
 export async function listEvents(
   em: EntityManager,
   teamId: string,
   query: ListQuery,
-): Promise<Page<EventRow>> {
-  const filter = { teamId, status: query.status, cronId: query.cron_id };
+): Promise<{ chunks: AsyncIterable<EventRow[]>; total: number }> {
+  const filter = {
+    teamId,
+    status: query.status,
+    cronId: query.cron_id,
+    scheduledAfter: dateOrUndefined(query.scheduled_after),
+    scheduledBefore: dateOrUndefined(query.scheduled_before),
+  };
   const total = await countEvents(em, filter);
   assertPageInRange(query, total);
-  return { items: total === 0 ? [] : await pageOfEvents(em, filter, query), total };
+  const order = { page: query.page, limit: query.limit, sort: query.sort ?? 'created_at' };
+  return { chunks: total === 0 ? noChunks() : pageOfEventsInChunks(em.fork(), filter, order), total };
 }
 
-/** Schedules an event: one statement, or a transaction with its second's timer job when it needs one. */
+/** A new manual original event of the team. */
+function manualEvent(teamId: string, changes: EventDefinition): PendingEvent {
+  return { ...changes, id: randomUUID(), teamId, cronId: null, retryOf: null, attempt: 0 };
+}
+
+async function* noChunks(): AsyncGenerator<EventRow[]> {}
+
+/** What creating or replacing an event needs besides the request. */
+export interface EventWriteDeps {
+  scheduling: Scheduling;
+  limits: TeamLimitsSource;
+}
+
+/**
+ * Schedules an event: one statement, or a transaction with its second's timer job when it needs
+ * one. The pending-events quota is read from its exact counter first; concurrent creates of one
+ * team may pass it together, so the limit can be exceeded by at most the requests in flight.
+ */
 export async function createEvent(
   em: EntityManager,
   teamId: string,
   input: ParsedEventInput,
   now: Date,
-  scheduling: Scheduling,
+  { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
-  const event = {
-    ...definition(input, now),
-    id: randomUUID(),
-    teamId,
-    cronId: null,
-    retryOf: null,
-    attempt: 0,
-  };
-  const [row] = await insertPendingEvents(em, scheduling.timers, [event], now, { returnRows: true });
+  const limits = await source.forTeam(teamId);
+  const changes = definition(input, limits, now);
+  await assertPendingRoom(em, teamId, limits, 1);
+  const [row] = await insertManual(em, teamId, [changes], now, scheduling);
   if (!row) throw new Error('insert returned no row');
   return row;
+}
+
+async function insertManual(
+  em: EntityManager,
+  teamId: string,
+  definitions: EventDefinition[],
+  now: Date,
+  scheduling: Scheduling,
+): Promise<EventRow[]> {
+  const events = definitions.map((changes) => manualEvent(teamId, changes));
+  const rows = await insertPendingEvents(em, scheduling.timers, events, now, { returnRows: true });
+  if (rows.length !== events.length) throw new Error('insert returned fewer rows than events');
+  return rows;
+}
+
+/**
+ * Schedules a batch: every item's problems at once (nothing is created then), or one multi-row
+ * insert with the timer jobs of their seconds, in one transaction. Rows come back in input order.
+ */
+export async function createEvents(
+  em: EntityManager,
+  teamId: string,
+  inputs: ParsedEventInput[],
+  now: Date,
+  { scheduling, limits: source }: EventWriteDeps,
+): Promise<EventRow[]> {
+  const limits = await source.forTeam(teamId);
+  const issues = [
+    ...batchInputIssues(inputs, now),
+    ...inputs.flatMap((input, index) =>
+      requestSizeIssues(input, limits).map((issue) => ({ ...issue, path: ['events', index, ...issue.path] })),
+    ),
+  ];
+  if (issues.length > 0) throw new ValidationError(issues);
+  await assertPendingRoom(em, teamId, limits, inputs.length);
+  return insertManual(em, teamId, inputs.map(toDefinition), now, scheduling);
+}
+
+/**
+ * Refuses `adding` more manual pending events past the team's quota (read from its exact counter;
+ * concurrent creates may pass it together by at most the requests in flight).
+ */
+async function assertPendingRoom(
+  em: EntityManager,
+  teamId: string,
+  limits: TeamLimits,
+  adding: number,
+): Promise<void> {
+  const limit = limits.max_pending_events;
+  const current = await countPendingApiEvents(em, teamId);
+  const refusal = quotaRefusal('pending_events', limit, current);
+  if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
+  if (current + adding > limit) {
+    throw new QuotaExceededError(
+      `Quota exceeded: the team has ${current} pending events, its limit is ${limit}, and this batch adds ${adding}`,
+      { quota: 'pending_events', limit, current },
+    );
+  }
+}
+
+/** Schedules, due now, a new event with the definition of a finished one (`replay_of` = its id). */
+export async function replayEvent(
+  em: EntityManager,
+  teamId: string,
+  id: string,
+  now: Date,
+  { scheduling, limits }: EventWriteDeps,
+): Promise<EventRow> {
+  const source = await getEvent(em, teamId, id);
+  refuse(replayRefusal(source));
+  await assertPendingRoom(em, teamId, await limits.forTeam(teamId), 1);
+  const replay: PendingEvent = {
+    ...manualEvent(teamId, {
+      webhookUrl: source.webhook_url,
+      scheduledAt: now,
+      method: source.method,
+      headers: source.headers,
+      payload: source.payload,
+      retryConfig: source.retry_config,
+    }),
+    replayOf: source.id,
+  };
+  return insertPendingEvent(em, scheduling.timers, replay, now);
 }
 
 export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<EventRow> {
@@ -85,9 +215,9 @@ export async function replaceEvent(
   id: string,
   input: ParsedEventInput,
   now: Date,
-  scheduling: Scheduling,
+  { scheduling, limits }: EventWriteDeps,
 ): Promise<EventRow> {
-  const changes = definition(input, now);
+  const changes = definition(input, await limits.forTeam(teamId), now);
   return em.transactional(async (tx) => {
     const found = await findEvent(tx, teamId, id, { forUpdate: true });
     if (!found) throw new NotFoundError('Event');

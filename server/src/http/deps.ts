@@ -1,5 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppRouter } from '@ts-rest/core';
+import type { createExpressEndpoints } from '@ts-rest/express';
 import type { AuthContext } from '../auth/key-authenticator.js';
+import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
 import type { Scheduling } from '../shared/scheduling.js';
 import type { SessionContext } from '../sessions/sessions.service.js';
 import type { SignInDeps } from '../sessions/sign-in.service.js';
@@ -9,6 +12,10 @@ export interface RouteDeps extends SignInDeps {
   orm: MikroORM;
   now: () => Date;
   scheduling: Scheduling;
+  /** Each team's limits and quotas (the configured defaults under its own overrides). */
+  teamLimits: TeamLimitsSource;
+  /** Stops keys revoked by this process from authenticating here at once (by their hashes). */
+  forgetKeys: (keyHashes: readonly string[]) => void;
 }
 
 /** Who calls an /api/v1 route: an API key, or a dashboard user acting for one of their teams. */
@@ -28,3 +35,6 @@ export function teamOf(req: { auth?: ApiCaller | undefined }): string {
   if (!req.auth) throw new Error('teamOf() called on a route without authentication');
   return req.auth.teamId;
 }
+
+/** The handlers of a contract router, as `createExpressEndpoints` takes them. */
+export type Implementation<T extends AppRouter> = Parameters<typeof createExpressEndpoints<T>>[1];

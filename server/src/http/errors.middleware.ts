@@ -1,6 +1,12 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { type ValidationIssue } from '@webhook-scheduler/contract';
-import { AppError, NotFoundError, TooManyRequestsError, ValidationError } from '../errors.js';
+import {
+  AppError,
+  NotFoundError,
+  RateLimitedError,
+  TooManyRequestsError,
+  ValidationError,
+} from '../errors.js';
 import { NOT_UTF8 } from './json-body.middleware.js';
 import { isUndecodablePath, undecodablePathError } from './undecodable-path.js';
 
@@ -63,7 +69,8 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
     // dashboard's session cookie has no registered scheme, so only the API names Bearer.
     if (known.code === 'UNAUTHORIZED' && req.path.startsWith('/api/v1/'))
       res.setHeader('www-authenticate', 'Bearer');
-    if (known instanceof TooManyRequestsError) res.setHeader('retry-after', String(known.retryAfterS));
+    if (known instanceof TooManyRequestsError || known instanceof RateLimitedError)
+      res.setHeader('retry-after', String(known.retryAfterS));
     res.status(known.status).json(known.toBody());
     return;
   }

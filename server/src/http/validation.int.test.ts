@@ -351,15 +351,21 @@ describe.each(routes.filter((r) => r.hasBody))('$name body', (r) => {
     expectValidationError(await send({ body: JSON.stringify(r.validBody()), headers }));
   });
 
-  it('returns 400 VALIDATION_ERROR naming the required fields when there is no body', async () => {
-    const issues = expectValidationError(await send({}));
-    expect(issues.map((issue) => issue.path)).toContainEqual(['webhook_url']);
-  });
+  it.skipIf(r.requiredPath === null)(
+    'returns 400 VALIDATION_ERROR naming the required fields when there is no body',
+    async () => {
+      const issues = expectValidationError(await send({}));
+      expect(issues.map((issue) => issue.path)).toContainEqual(r.requiredPath);
+    },
+  );
 
-  it('returns 400 VALIDATION_ERROR naming the required fields when the JSON body is empty', async () => {
-    const issues = expectValidationError(await send({ body: '' }));
-    expect(issues.map((issue) => issue.path)).toContainEqual(['webhook_url']);
-  });
+  it.skipIf(r.requiredPath === null)(
+    'returns 400 VALIDATION_ERROR naming the required fields when the JSON body is empty',
+    async () => {
+      const issues = expectValidationError(await send({ body: '' }));
+      expect(issues.map((issue) => issue.path)).toContainEqual(r.requiredPath);
+    },
+  );
 
   it('returns 413 VALIDATION_ERROR when the body is over the limit', async () => {
     const body = { ...(r.validBody() as object), payload: 'x'.repeat(BODY_LIMIT) };
@@ -430,7 +436,7 @@ describe.each(idRoutes)('$name with a malformed id', (r) => {
       key: team.key,
       body: r.validBody(),
     });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(r.successStatus);
   });
 });
 

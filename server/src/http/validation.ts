@@ -3,12 +3,14 @@ import type { ValidationIssue } from '@webhook-scheduler/contract';
 import type { ZodError, ZodIssue } from 'zod';
 import { ValidationError } from '../errors.js';
 
-function issuesOf(error: ZodError | null, root: 'body' | 'query' | 'params'): ValidationIssue[] {
+type Root = 'body' | 'query' | 'params' | 'headers';
+
+function issuesOf(error: ZodError | null, root: Root): ValidationIssue[] {
   if (!error) return [];
   return error.issues.flatMap((issue) => toIssues(issue, root));
 }
 
-function toIssues(issue: ZodIssue, root: 'body' | 'query' | 'params'): ValidationIssue[] {
+function toIssues(issue: ZodIssue, root: Root): ValidationIssue[] {
   if (issue.code === 'unrecognized_keys') {
     const noun = root === 'query' ? 'query parameter' : 'field';
     return issue.keys.map((key) => ({ path: [...issue.path, key], message: `unknown ${noun} "${key}"` }));
@@ -29,6 +31,7 @@ export function toValidationError(
 ): ValidationError {
   const issues = [
     ...issuesOf(error.pathParams, 'params'),
+    ...issuesOf(error.headers, 'headers'),
     ...issuesOf(error.query, 'query'),
     ...issuesOf(error.body, 'body'),
   ];

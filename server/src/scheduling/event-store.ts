@@ -1,21 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { EventStore, Timers } from '@webhook-scheduler/scheduler';
 import { topUpCrons } from '../crons/cron-occurrences.js';
-import {
-  claimDue,
-  dueBacklog,
-  expiredLeases,
-  nextDueAt,
-  recordOutcomes,
-  releaseAttempts,
-} from '../events/store/delivery.js';
+import { claimBacklog, claimDue, nextDueAt } from '../events/store/claims.js';
+import { dueBacklog, expiredLeases, recordOutcomes, releaseAttempts } from '../events/store/delivery.js';
 
 /** The scheduler's storage port over the service's PostgreSQL. */
 export function createEventStore(orm: MikroORM, timers: Timers): EventStore {
   const em = () => orm.em.fork();
   return {
     claimDue: (options) => claimDue(em(), options),
-    nextDueAt: (before) => nextDueAt(em(), before),
+    claimBacklog: (options) => claimBacklog(em(), options),
+    nextDueAt: (from, before) => nextDueAt(em(), from, before),
     record: (records) => recordOutcomes(em(), timers, records),
     release: (attempts) => releaseAttempts(em(), attempts),
     expiredLeases: (limit, deadOwners) => expiredLeases(em(), limit, deadOwners),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, rawQuery } from '../db/raw-query.js';
+import { asDate, rawQuery } from '../shared/raw-query.js';
 import {
   csrfTokenFor,
   generateSessionToken,

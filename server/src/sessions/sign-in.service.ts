@@ -3,7 +3,8 @@ import { clearThrottle, hitThrottle } from '../auth/throttle.service.js';
 import type { AuthLimits } from '../auth/throttle.rules.js';
 import { AppError } from '../errors.js';
 import type { PasswordHasher } from '../users/password.js';
-import { createUserWithTeam, findUserByEmail, replacePasswordHash } from '../users/users.service.js';
+import { createUserWithTeam } from '../teams/accounts.service.js';
+import { findUserByEmail, replacePasswordHash } from '../users/users.service.js';
 import { type StartedSession, startSession } from './sessions.service.js';
 
 /** What signing up and in need besides the database. */

@@ -13,6 +13,8 @@ export const ApiKeySchema = defineEntity({
     expiresAt: p.datetime().strictNullable(),
     revokedAt: p.datetime().strictNullable(),
     lastUsedAt: p.datetime().strictNullable(),
+    /** The dashboard user who created the key; null for keys made by the CLI or the first start. */
+    createdBy: p.uuid().strictNullable(),
   },
 });
 export type ApiKey = InferEntity<typeof ApiKeySchema>;

@@ -9,6 +9,9 @@ import { type TestUser, as, signUp, uniqueEmail } from '../../test/sessions.js';
 const team = dataOf(MyTeam.strict()).strict();
 const teams = dataOf(z.array(MyTeam.strict())).strict();
 const member = dataOf(Member.strict()).strict();
+const removal = dataOf(
+  z.object({ success: z.literal(true), revoked_keys: z.number().int() }).strict(),
+).strict();
 const members = dataOf(z.array(Member.strict())).strict();
 const createdKey = dataOf(CreatedApiKey.extend({ api_key: ApiKey.strict() }).strict()).strict();
 const keys = dataOf(z.array(ApiKey.strict())).strict();
@@ -232,12 +235,13 @@ describe('API keys in the team settings', () => {
 });
 
 describe('the signing secret', () => {
-  it('is revealed to members and rotated by owners, keeping the previous one for 24 hours', async () => {
+  it('is revealed and rotated by owners only, keeping the previous one for 24 hours', async () => {
     const owner = await signUp(app);
     const plain = await signUp(app);
     expectBody(await addMember(owner, owner.teamId, plain.email), 201, member);
     const path = `/api/dashboard/teams/${owner.teamId}/signing-secret`;
-    const shown = expectBody(await app.request('GET', path, as(plain)), 200, secret).data;
+    expectError(await app.request('GET', path, as(plain)), 403, 'FORBIDDEN');
+    const shown = expectBody(await app.request('GET', path, as(owner)), 200, secret).data;
     expect(shown).toEqual({
       secret: expect.stringMatching(/^whsec_/),
       previous_secret: null,
@@ -258,5 +262,57 @@ describe('the signing secret', () => {
     const path = `/api/dashboard/teams/${owner.teamId}/signing-secret`;
     expectError(await app.request('GET', path, as(stranger)), 404, 'NOT_FOUND');
     expectError(await app.request('POST', `${path}/rotate`, as(stranger)), 404, 'NOT_FOUND');
+  });
+});
+
+describe('owner-only key and secret actions', () => {
+  it('refuse a member creating or revoking a key with 403 FORBIDDEN, and let them list keys', async () => {
+    const owner = await signUp(app);
+    const plain = await signUp(app);
+    expectBody(await addMember(owner, owner.teamId, plain.email), 201, member);
+    const base = `/api/dashboard/teams/${owner.teamId}/keys`;
+    const created = expectBody(
+      await app.request('POST', base, as(owner, { body: { name: 'ci' } })),
+      201,
+      createdKey,
+    ).data;
+    const refused = expectError(
+      await app.request('POST', base, as(plain, { body: { name: 'mine' } })),
+      403,
+      'FORBIDDEN',
+    );
+    expect(refused.message).toBe('Only owners of this team can create API keys.');
+    expectError(await app.request('DELETE', `${base}/${created.api_key.id}`, as(plain)), 403, 'FORBIDDEN');
+    expect(expectBody(await app.request('GET', base, as(plain)), 200, keys).data).toHaveLength(1);
+    expect((await app.request('GET', '/api/v1/crons', { key: created.key })).status).toBe(200);
+  });
+});
+
+describe('removing a member', () => {
+  it('revokes the API keys they created (and says how many), keeps the others, and ends their access to the secret', async () => {
+    const owner = await signUp(app);
+    const leaving = await signUp(app);
+    expectBody(await addMember(owner, owner.teamId, leaving.email, 'owner'), 201, member);
+    const base = `/api/dashboard/teams/${owner.teamId}/keys`;
+    const create = async (user: TestUser) =>
+      expectBody(await app.request('POST', base, as(user, { body: { name: 'k' } })), 201, createdKey).data;
+    const theirs = [await create(leaving), await create(leaving)];
+    const ours = await create(owner);
+    expectBody(await app.request('DELETE', `${base}/${theirs[1]?.api_key.id}`, as(owner)), 200, oneKey);
+
+    const removed = await app.request(
+      'DELETE',
+      `/api/dashboard/teams/${owner.teamId}/members/${leaving.userId}`,
+      as(owner),
+    );
+    expect(expectBody(removed, 200, removal).data).toEqual({ success: true, revoked_keys: 1 });
+    for (const key of theirs) {
+      expectError(await app.request('GET', '/api/v1/crons', { key: key.key }), 401, 'UNAUTHORIZED');
+    }
+    expect((await app.request('GET', '/api/v1/crons', { key: ours.key })).status).toBe(200);
+    const secretPath = `/api/dashboard/teams/${owner.teamId}/signing-secret`;
+    expectError(await app.request('GET', secretPath, as(leaving)), 404, 'NOT_FOUND');
+    const listed = expectBody(await app.request('GET', base, as(owner)), 200, keys).data;
+    expect(listed.filter((key) => key.revoked_at === null).map((key) => key.id)).toEqual([ours.api_key.id]);
   });
 });

@@ -1,6 +1,6 @@
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { TeamRole } from '@webhook-scheduler/contract';
-import { asDate, rawQuery } from '../db/raw-query.js';
+import { asDate, rawQuery } from '../shared/raw-query.js';
 import { AppError, NotFoundError, ValidationError } from '../errors.js';
 import { UserSchema } from '../users/user.entity.js';
 import {
@@ -135,16 +135,18 @@ export async function addMember(
 }
 
 /**
- * Removes a member. The team row is locked first, so two owners removing each other at once
- * cannot leave the team without an owner.
+ * Removes a member and revokes the API keys they created in the team, in one transaction; returns
+ * how many keys were revoked. The team row is locked first, so two owners removing each other at
+ * once cannot leave the team without an owner.
  */
 export async function removeMember(
   em: EntityManager,
   actorId: string,
   teamId: string,
   targetId: string,
-): Promise<void> {
-  await em.transactional(async (tx) => {
+  now: Date,
+): Promise<{ revokedKeyHashes: string[] }> {
+  return em.transactional(async (tx) => {
     const actorRole = await roleIn(tx, actorId, teamId);
     await tx.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const target = await tx.findOne(TeamMemberSchema, { teamId, userId: targetId });
@@ -153,6 +155,13 @@ export async function removeMember(
     refuse(removeMemberRefusal({ actorId, actorRole, targetId, targetRole: target.role, ownerCount }));
     tx.remove(target);
     await tx.flush();
+    const revoked = await rawQuery<{ key_hash: string }>(
+      tx,
+      `update api_keys set revoked_at = $3 where team_id = $1 and created_by = $2 and revoked_at is null
+       returning key_hash`,
+      [teamId, targetId, now],
+    );
+    return { revokedKeyHashes: revoked.map((row) => row.key_hash) };
   });
 }
 

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { keyExpiryIssues } from '../auth/api-key.rules.js';
+import { keyExpiryIssues } from './api-key.rules.js';
 import { ValidationError } from '../errors.js';
 import type { ApiKey } from './api-key.entity.js';
+import { getAlertUrl, setAlertUrl } from './team-alerts.service.js';
 import { requireOwner, roleIn } from './members.service.js';
 import {
   type CreatedKey,
@@ -13,8 +14,8 @@ import {
   rotateSigningSecret,
 } from './teams.service.js';
 
-// Any member may manage keys (a key is no more than what the member can already do in the
-// dashboard) and see the signing secret; rotating it breaks receivers after 24 h, so owners only.
+// Members see the team's keys; creating and revoking keys and revealing or rotating the signing
+// secret are for owners (extensions §6): a key or the secret outlives a member's membership.
 
 export async function listTeamKeys(em: EntityManager, userId: string, teamId: string): Promise<ApiKey[]> {
   await roleIn(em, userId, teamId);
@@ -28,11 +29,11 @@ export async function createTeamKey(
   input: { name: string; expires_at: string | null },
   now: Date,
 ): Promise<CreatedKey> {
-  await roleIn(em, userId, teamId);
+  await requireOwner(em, userId, teamId, 'create API keys');
   const expiresAt = input.expires_at === null ? null : new Date(input.expires_at);
   const issues = keyExpiryIssues(expiresAt, now);
   if (issues.length > 0) throw new ValidationError(issues);
-  return createApiKey(em, teamId, { name: input.name, expiresAt }, now);
+  return createApiKey(em, teamId, { name: input.name, expiresAt, createdBy: userId }, now);
 }
 
 export async function revokeTeamKey(
@@ -42,7 +43,7 @@ export async function revokeTeamKey(
   keyId: string,
   now: Date,
 ): Promise<ApiKey> {
-  await roleIn(em, userId, teamId);
+  await requireOwner(em, userId, teamId, 'revoke API keys');
   return revokeApiKey(em, keyId, now, teamId);
 }
 
@@ -52,7 +53,7 @@ export async function revealSigningSecret(
   teamId: string,
   now: Date,
 ): Promise<SigningSecrets> {
-  await roleIn(em, userId, teamId);
+  await requireOwner(em, userId, teamId, 'reveal the signing secret');
   return getSigningSecrets(em, teamId, now);
 }
 
@@ -64,4 +65,25 @@ export async function rotateTeamSecret(
 ): Promise<SigningSecrets> {
   await requireOwner(em, userId, teamId, 'rotate the signing secret');
   return rotateSigningSecret(em, teamId, now);
+}
+
+export async function showTeamAlerts(
+  em: EntityManager,
+  userId: string,
+  teamId: string,
+): Promise<string | null> {
+  await roleIn(em, userId, teamId);
+  return getAlertUrl(em, teamId);
+}
+
+// Alerts carry the team's failures to a URL of the owner's choosing: owners only, like the secret.
+export async function setTeamAlerts(
+  em: EntityManager,
+  userId: string,
+  teamId: string,
+  url: string | null,
+  now: Date,
+): Promise<string | null> {
+  await requireOwner(em, userId, teamId, 'change where failure alerts are sent');
+  return setAlertUrl(em, teamId, url, now);
 }

@@ -9,6 +9,8 @@ export const TeamSchema = defineEntity({
     signingSecret: p.text(),
     previousSigningSecret: p.text().strictNullable(),
     previousSecretExpiresAt: p.datetime().strictNullable(),
+    /** Where failure alerts (`event.failed`, `cron.paused`) are sent; null sends none. */
+    alertUrl: p.text().strictNullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
-import { generateApiKey } from '../auth/api-key.rules.js';
+import { generateApiKey } from './api-key.rules.js';
 import { NotFoundError } from '../errors.js';
 import { type ApiKey, ApiKeySchema } from './api-key.entity.js';
 import { generateSigningSecret } from './signing-secret.rules.js';
@@ -33,7 +33,7 @@ export async function listTeams(em: EntityManager): Promise<Team[]> {
 export async function createApiKey(
   em: EntityManager,
   teamId: string,
-  options: { name: string; expiresAt?: Date | null },
+  options: { name: string; expiresAt?: Date | null; createdBy?: string | null },
   now: Date,
 ): Promise<CreatedKey> {
   const team = await em.findOne(TeamSchema, { id: teamId });
@@ -49,6 +49,7 @@ export async function createApiKey(
     expiresAt: options.expiresAt ?? null,
     revokedAt: null,
     lastUsedAt: null,
+    createdBy: options.createdBy ?? null,
   });
   await em.flush();
   return { apiKey, key: generated.key };

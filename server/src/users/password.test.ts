@@ -1,4 +1,7 @@
+import { lookup } from 'node:dns/promises';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { limited } from '@webhook-scheduler/scheduler';
 import { DEFAULT_SCRYPT_COST, createPasswordHasher } from './password.js';
 
 const cheap = createPasswordHasher({ N: 1024, r: 8, p: 1 });
@@ -50,5 +53,42 @@ describe('createPasswordHasher', () => {
     const { N, r, p } = DEFAULT_SCRYPT_COST;
     expect(128 * N * r).toBeGreaterThanOrEqual(32 * 1024 * 1024);
     expect(N * p).toBeGreaterThanOrEqual(2 ** 15 * 3);
+  });
+});
+
+describe('password hashing concurrency', () => {
+  it('leaves libuv threads free during a burst of sign-ins: a getaddrinfo lookup is not held up', async () => {
+    const hasher = createPasswordHasher();
+    const burst = Array.from({ length: 8 }, (_, i) => hasher.hash(`password ${i}`));
+    // While the burst runs, work that needs the same thread pool (getaddrinfo, fs) still gets a thread.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = performance.now();
+    await lookup('localhost');
+    await readFile(new URL(import.meta.url));
+    const waited = performance.now() - started;
+    const hashStarted = performance.now();
+    await Promise.all(burst);
+    const burstLeft = performance.now() - hashStarted;
+    expect(burstLeft).toBeGreaterThan(100);
+    expect(waited).toBeLessThan(burstLeft / 2);
+  });
+});
+
+describe('limited', () => {
+  it('runs at most the given number of tasks at once', async () => {
+    const run = limited(2);
+    let running = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        run(async () => {
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          running -= 1;
+        }),
+      ),
+    );
+    expect(most).toBe(2);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { limited } from '@webhook-scheduler/scheduler';
 
 /** scrypt's cost parameters. */
 export interface ScryptCost {
@@ -8,8 +9,9 @@ export interface ScryptCost {
 }
 
 /**
- * One of OWASP's scrypt settings (N=2^15, r=8, p=3): 32 MiB per hash, about 0.2 s here. The
- * libuv pool runs at most four at once, so a burst of sign-ins stays within 128 MiB.
+ * One of OWASP's scrypt settings (N=2^15, r=8, p=3): 32 MiB per hash, about 0.2 s here. At most
+ * `SCRYPT_CONCURRENCY` run at once, so a burst of sign-ins stays within 64 MiB and leaves half of
+ * libuv's four threads to everything else (fs, zlib, crypto).
  */
 export const DEFAULT_SCRYPT_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 3 };
 
@@ -29,7 +31,10 @@ export interface PasswordHasher {
   needsRehash(stored: string): boolean;
 }
 
-function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+/** Most scrypt computations at once, per process; the others queue. */
+export const SCRYPT_CONCURRENCY = 2;
+
+function scryptKey(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // Unicode passwords typed on different keyboards must compare equal (NIST SP 800-63B 5.1.1.2).
     const normalized = password.normalize('NFKC');
@@ -50,7 +55,13 @@ function parse(stored: string): { cost: ScryptCost; salt: Buffer; key: Buffer } 
   return sane ? { cost, salt: Buffer.from(salt, 'base64'), key: Buffer.from(key, 'base64') } : undefined;
 }
 
-export function createPasswordHasher(cost: ScryptCost = DEFAULT_SCRYPT_COST): PasswordHasher {
+export function createPasswordHasher(
+  cost: ScryptCost = DEFAULT_SCRYPT_COST,
+  concurrency = SCRYPT_CONCURRENCY,
+): PasswordHasher {
+  const slot = limited(concurrency);
+  const derive = (password: string, salt: Buffer, usedCost: ScryptCost) =>
+    slot(() => scryptKey(password, salt, usedCost));
   const hash = async (password: string) => {
     const salt = randomBytes(SALT_BYTES);
     const key = await derive(password, salt, cost);

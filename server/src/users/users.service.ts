@@ -1,45 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { AppError, ConflictError } from '../errors.js';
-import { type MyTeamRow, listMyTeams } from '../teams/members.service.js';
-import { firstTeamName } from '../teams/membership.rules.js';
-import { TeamMemberSchema } from '../teams/team-member.entity.js';
-import { createTeam } from '../teams/teams.service.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { type User, UserSchema } from './user.entity.js';
-
-// Without email verification, sign-up cannot hide that an address is taken; the message at least
-// points to sign-in, and sign-ups are rate-limited per client address.
-const TAKEN = 'Could not sign up with this email. If you already have an account, sign in instead.';
-
-/** Creates a user and a first team they own, in one transaction. */
-export async function createUserWithTeam(
-  em: EntityManager,
-  email: string,
-  passwordHash: string,
-  now: Date,
-): Promise<User> {
-  try {
-    return await em.transactional(async (tx) => {
-      if (await tx.findOne(UserSchema, { email })) throw new ConflictError(TAKEN);
-      const user = tx.create(UserSchema, {
-        id: randomUUID(),
-        email,
-        passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.flush();
-      const team = await createTeam(tx, firstTeamName(email), now);
-      tx.create(TeamMemberSchema, { teamId: team.id, userId: user.id, role: 'owner', createdAt: now });
-      await tx.flush();
-      return user;
-    });
-  } catch (error) {
-    // Two sign-ups with one email at once: the unique index decides.
-    if (error instanceof UniqueConstraintViolationException) throw new ConflictError(TAKEN);
-    throw error;
-  }
-}
 
 export async function findUserByEmail(em: EntityManager, email: string): Promise<User | null> {
   return em.findOne(UserSchema, { email });
@@ -53,15 +13,4 @@ export async function replacePasswordHash(em: EntityManager, user: User, hash: s
   user.passwordHash = hash;
   user.updatedAt = now;
   await em.flush();
-}
-
-/** A signed-in user and the teams they belong to. */
-export async function userWithTeams(
-  em: EntityManager,
-  userId: string,
-): Promise<{ user: User; teams: MyTeamRow[] }> {
-  const user = await em.findOne(UserSchema, { id: userId });
-  // The session was just checked; a user deleted since then is signed out like an expired session.
-  if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue.');
-  return { user, teams: await listMyTeams(em, userId) };
 }

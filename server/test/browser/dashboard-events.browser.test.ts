@@ -41,8 +41,8 @@ describe.skipIf(!hasChromium)('the events pages in Chromium', () => {
       scheduled_at: new Date(Date.now() + 800).toISOString(),
       retry_config: { maxRetries: 2, backoffMs: 100, backoffType: 'linear' },
     });
-    // Created after the original and before its retries: the list (newest created first) puts it
-    // between them.
+    // Scheduled an hour after the original and its retries: the list (latest scheduled first) puts
+    // it first, the retries under their original.
     later = await client.events.create({
       webhook_url: `${receiver.url}/later`,
       scheduled_at: new Date(Date.now() + 3_600_000).toISOString(),

@@ -8,6 +8,13 @@ import { Migration20261121120000_count_indexes } from './Migration20261121120000
 import { Migration20261121130000_event_totals } from './Migration20261121130000_event_totals.js';
 import { Migration20261122000000_dashboard } from './Migration20261122000000_dashboard.js';
 import { Migration20261123000000_lease_owner } from './Migration20261123000000_lease_owner.js';
+import { Migration20261123100000_fair_claims } from './Migration20261123100000_fair_claims.js';
+import { Migration20261123120000_event_expiry } from './Migration20261123120000_event_expiry.js';
+import { Migration20261124000000_team_limits } from './Migration20261124000000_team_limits.js';
+import { Migration20261123100000_scheduled_order } from './Migration20261123100000_scheduled_order.js';
+import { Migration20261123110000_idempotency_keys } from './Migration20261123110000_idempotency_keys.js';
+import { Migration20261123120000_replays_and_triggers } from './Migration20261123120000_replays_and_triggers.js';
+import { Migration20261123130000_cron_health_and_alerts } from './Migration20261123130000_cron_health_and_alerts.js';
 
 /** A step of the scheduler's own schema, run by the service's migrator in its turn. */
 function schedulerStep(name: string): MigrationObject {
@@ -38,4 +45,18 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_dashboard', class: Migration20261122000000_dashboard },
   schedulerStep('Scheduler20261123000000_owners'),
   { name: 'Migration20261123000000_lease_owner', class: Migration20261123000000_lease_owner },
+  schedulerStep('Scheduler20261123100000_served_since'),
+  { name: 'Migration20261123100000_fair_claims', class: Migration20261123100000_fair_claims },
+  { name: 'Migration20261123120000_event_expiry', class: Migration20261123120000_event_expiry },
+  { name: 'Migration20261124000000_team_limits', class: Migration20261124000000_team_limits },
+  { name: 'Migration20261123100000_scheduled_order', class: Migration20261123100000_scheduled_order },
+  { name: 'Migration20261123110000_idempotency_keys', class: Migration20261123110000_idempotency_keys },
+  {
+    name: 'Migration20261123120000_replays_and_triggers',
+    class: Migration20261123120000_replays_and_triggers,
+  },
+  {
+    name: 'Migration20261123130000_cron_health_and_alerts',
+    class: Migration20261123130000_cron_health_and_alerts,
+  },
 ];

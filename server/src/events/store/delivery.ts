@@ -1,99 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttemptRecord, ClaimedAttempt, RetryAttempt, Timers } from '@webhook-scheduler/scheduler';
-import { asDate, rawQuery } from '../../db/raw-query.js';
-import type { EventRow } from './event-row.js';
+import { rawQuery } from '../../shared/raw-query.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+import { dropPendingEventsOfCron } from './event-changes.js';
 import { type PendingEvent, insertPendingEvents } from './pending-events.js';
 
-/** The scheduler's statements on events: claims, outcomes, releases and lease recovery. */
-
-type AttemptRow = Pick<
-  EventRow,
-  | 'id'
-  | 'team_id'
-  | 'cron_id'
-  | 'retry_of'
-  | 'webhook_url'
-  | 'method'
-  | 'headers'
-  | 'payload'
-  | 'retry_config'
-> & {
-  attempt: number;
-  scheduled_at: Date | string;
-  lease_token: string;
-  claim_count: number;
-  signing_secret: string;
-  previous_signing_secret: string | null;
-};
-
-const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
-  e.headers, e.payload, e.retry_config, e.lease_token, e.claim_count`;
-// The previous secret signs too until its rotation grace period ends.
-const SECRETS = `t.signing_secret,
-  case when t.previous_secret_expires_at > clock_timestamp() then t.previous_signing_secret end as previous_signing_secret`;
-
-function toAttempt(row: AttemptRow): ClaimedAttempt {
-  return {
-    id: row.id,
-    teamId: row.team_id,
-    cronId: row.cron_id,
-    originalId: row.retry_of ?? row.id,
-    attempt: row.attempt,
-    scheduledAt: asDate(row.scheduled_at),
-    webhookUrl: row.webhook_url,
-    method: row.method,
-    headers: row.headers,
-    payload: row.payload,
-    retryConfig: row.retry_config,
-    leaseToken: row.lease_token,
-    claimCount: row.claim_count,
-    signingSecrets: row.previous_signing_secret
-      ? [row.signing_secret, row.previous_signing_secret]
-      : [row.signing_secret],
-  };
-}
-
-export interface ClaimOptions {
-  before: Date;
-  limit: number;
-  leaseMs: number;
-  leaseToken: string;
-  owner: number;
-}
-
-/** Leases up to `limit` pending events due now (database clock) and before `before`, oldest first. */
-export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<ClaimedAttempt[]> {
-  if (options.limit <= 0) return [];
-  const rows = await rawQuery<AttemptRow>(
-    em,
-    `with due as (
-       select id from events
-       where status = 'pending' and scheduled_at <= clock_timestamp() and scheduled_at < $1
-       order by scheduled_at
-       limit $2
-       for update skip locked
-     ), claimed as (
-       update events e
-       set status = 'processing', lease_token = $3, lease_owner = $5, claim_count = e.claim_count + 1,
-           lease_expires_at = clock_timestamp() + $4 * interval '1 millisecond', updated_at = clock_timestamp()
-       from due where e.id = due.id
-       returning ${ATTEMPT_COLUMNS}
-     )
-     select e.*, ${SECRETS} from claimed e join teams t on t.id = e.team_id order by e.scheduled_at`,
-    [options.before, options.limit, options.leaseToken, options.leaseMs, options.owner],
-  );
-  return rows.map(toAttempt);
-}
-
-/** When the next pending event before `before` is due, or null. */
-export async function nextDueAt(em: EntityManager, before: Date): Promise<Date | null> {
-  const [row] = await rawQuery<{ next: Date | string | null }>(
-    em,
-    `select min(scheduled_at) as next from events where status = 'pending' and scheduled_at < $1`,
-    [before],
-  );
-  return row?.next ? asDate(row.next) : null;
-}
+/** The scheduler's other statements on events: outcomes, releases and lease recovery. */
 
 function outcomeInput(record: AttemptRecord) {
   return {
@@ -112,6 +25,11 @@ function outcomeInput(record: AttemptRecord) {
   };
 }
 
+// The end of a delivery: an original that needs no retry, or a retry that settles its original.
+// For a cron's occurrence (not a manual run) the same statement keeps the cron's health: the
+// failure streak, the last run, and the pause once the streak reaches pause_after_failures. The
+// cron row is locked first, so two scheduler processes count one after the other and only the one
+// whose count crosses the threshold pauses it (and alerts).
 const RECORD = `with input as (
     select * from jsonb_to_recordset($1::jsonb) as i(
       id uuid, lease_token uuid, status text, executed_at timestamptz, response_status int,
@@ -130,10 +48,91 @@ const RECORD = `with input as (
     update events o set status = i.original_status, updated_at = clock_timestamp()
     from input i join recorded r on r.id = i.id
     where o.id = i.original_id and i.original_status is not null and o.status = 'processing'
+  ), finals as (
+    select o.id, o.team_id, o.cron_id, o.triggered, o.alert, o.scheduled_at, o.webhook_url,
+           coalesce(i.original_status, i.status) as final_status, i.executed_at, i.response_status,
+           i.response_error
+    from recorded r join input i on i.id = r.id join events o on o.id = i.original_id
+    where (i.id = i.original_id and i.status in ('success', 'failed')) or i.original_status is not null
+  ), occurrences as (
+    select * from finals where cron_id is not null and not triggered
+  ), runs as (
+    select cron_id, max(scheduled_at) filter (where final_status = 'success') as last_success,
+           max(executed_at) as last_run_at,
+           (array_agg(final_status order by scheduled_at desc))[1] as last_status
+    from occurrences group by cron_id
+  ), streaks as (
+    select r.*, (select count(*) from occurrences o where o.cron_id = r.cron_id and o.final_status = 'failed'
+                   and (r.last_success is null or o.scheduled_at > r.last_success))::int as failures
+    from runs r
+  ), locked as (
+    select c.id, c.is_active, c.pause_after_failures,
+           case when s.last_success is null then c.consecutive_failures + s.failures else s.failures end as streak
+    from crons c join streaks s on s.cron_id = c.id
+    for update of c
+  ), counted as (
+    update crons c
+    set consecutive_failures = l.streak, last_status = s.last_status,
+        last_run_at = greatest(c.last_run_at, s.last_run_at),
+        is_active = c.is_active and not (l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647)),
+        paused_reason = case when l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647)
+                             then 'failures' else c.paused_reason end
+    from locked l join streaks s on s.cron_id = l.id
+    where c.id = l.id
+    returning c.id, c.team_id, c.webhook_url, l.streak,
+              l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647) as paused
   )
   -- A delivery ended meanwhile (its cron was replaced, decision 25) gets no further retry.
-  select r.id, coalesce(o.status = 'processing', false) as open
-  from recorded r join input i on i.id = r.id left join events o on o.id = i.original_id`;
+  select 'recorded' as kind, r.id, coalesce(o.status = 'processing', false) as open,
+         null::uuid as team_id, null::text as alert_url, null::jsonb as subject
+  from recorded r join input i on i.id = r.id left join events o on o.id = i.original_id
+  union all
+  -- An alert never alerts about itself.
+  select 'event.failed', f.id, false, f.team_id, t.alert_url,
+         jsonb_build_object('event_id', f.id, 'cron_id', f.cron_id, 'webhook_url', f.webhook_url,
+           'scheduled_at', f.scheduled_at, 'response_status', f.response_status,
+           'response_error', f.response_error)
+  from finals f join teams t on t.id = f.team_id
+  where f.final_status = 'failed' and not f.alert and t.alert_url is not null
+  union all
+  select 'cron.paused', c.id, false, c.team_id, t.alert_url,
+         jsonb_build_object('cron_id', c.id, 'webhook_url', c.webhook_url, 'consecutive_failures', c.streak,
+           'paused_reason', 'failures')
+  from counted c join teams t on t.id = c.team_id
+  where c.paused`;
+
+interface RecordRow {
+  kind: 'recorded' | 'event.failed' | 'cron.paused';
+  id: string;
+  open: boolean;
+  team_id: string | null;
+  alert_url: string | null;
+  subject: Record<string, unknown> | null;
+}
+
+/** Alerts are retried like any event. */
+const ALERT_RETRY = { maxRetries: 5, backoffMs: 1000, backoffType: 'exponential' } as const;
+
+/** The signed message a team's alert URL receives: `{ type, created_at, data }`. */
+function alertEvent(row: RecordRow, now: Date): PendingEvent[] {
+  if (!row.alert_url || !row.team_id) return [];
+  return [
+    {
+      id: randomUUID(),
+      teamId: row.team_id,
+      cronId: null,
+      retryOf: null,
+      attempt: 0,
+      scheduledAt: now,
+      webhookUrl: row.alert_url,
+      method: 'POST',
+      headers: null,
+      payload: { type: row.kind, created_at: now.toISOString(), data: row.subject },
+      retryConfig: ALERT_RETRY,
+      alert: true,
+    },
+  ];
+}
 
 const retryEvent = (retry: RetryAttempt): PendingEvent => ({
   id: retry.id,
@@ -150,8 +149,9 @@ const retryEvent = (retry: RetryAttempt): PendingEvent => ({
 });
 
 /**
- * Writes outcomes whose lease still holds (one statement) and, in the same transaction, the retries
- * they plan; returns the ids recorded.
+ * Writes outcomes whose lease still holds (one statement, which also keeps the crons' health) and,
+ * in the same transaction, the retries they plan, the pending events of crons it paused dropped
+ * (decision 25), and the failure alerts; returns the ids recorded.
  */
 export async function recordOutcomes(
   em: EntityManager,
@@ -160,16 +160,19 @@ export async function recordOutcomes(
 ): Promise<string[]> {
   if (records.length === 0) return [];
   const params = [JSON.stringify(records.map(outcomeInput))];
-  if (!records.some((record) => record.retry)) {
-    return (await rawQuery<{ id: string }>(em, RECORD, params)).map((row) => row.id);
-  }
   return em.transactional(async (tx) => {
-    const recorded = await rawQuery<{ id: string; open: boolean }>(tx, RECORD, params);
+    const rows = await rawQuery<RecordRow>(tx, RECORD, params);
+    const recorded = rows.filter((row) => row.kind === 'recorded');
     const open = new Set(recorded.filter((row) => row.open).map((row) => row.id));
     const retries = records.flatMap((record) =>
       record.retry && open.has(record.id) ? [retryEvent(record.retry)] : [],
     );
-    await insertPendingEvents(tx, timers, retries, new Date());
+    const now = new Date();
+    for (const paused of rows.filter((row) => row.kind === 'cron.paused')) {
+      await dropPendingEventsOfCron(tx, paused.id, now);
+    }
+    const alerts = rows.filter((row) => row.kind !== 'recorded').flatMap((row) => alertEvent(row, now));
+    await insertPendingEvents(tx, timers, [...retries, ...alerts], now);
     return recorded.map((row) => row.id);
   });
 }
@@ -199,7 +202,8 @@ export async function expiredLeases(
 ): Promise<ClaimedAttempt[]> {
   const rows = await rawQuery<AttemptRow>(
     em,
-    `select ${ATTEMPT_COLUMNS}, ${SECRETS} from events e join teams t on t.id = e.team_id
+    `select ${ATTEMPT_COLUMNS}, webhook_destination(e.webhook_url) as destination, ${SECRETS}
+     from events e join teams t on t.id = e.team_id
      where e.status = 'processing' and e.lease_expires_at is not null
        and (e.lease_expires_at < clock_timestamp() or e.lease_owner = any($2))
      order by e.lease_expires_at limit $1`,

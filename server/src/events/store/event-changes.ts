@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import type { Timers } from '@webhook-scheduler/scheduler';
-import { rawQuery, sqlExecutor } from '../../db/raw-query.js';
+import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns, jsonParam } from './event-row.js';
 
 /** What a client defines of an event. */

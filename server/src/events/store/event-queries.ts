@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventStatus } from '@webhook-scheduler/contract';
-import { rawQuery } from '../../db/raw-query.js';
+import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
+import { rawQuery } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns } from './event-row.js';
 
 /**
@@ -27,6 +27,10 @@ export interface EventFilter {
   teamId: string;
   status?: EventStatus | undefined;
   cronId?: string | undefined;
+  /** Inclusive. */
+  scheduledAfter?: Date | undefined;
+  /** Exclusive. */
+  scheduledBefore?: Date | undefined;
 }
 
 function where(filter: EventFilter): { sql: string; params: unknown[] } {
@@ -34,12 +38,15 @@ function where(filter: EventFilter): { sql: string; params: unknown[] } {
   let sql = 'team_id = $1';
   if (filter.status) sql += ` and status = $${params.push(filter.status)}`;
   if (filter.cronId) sql += ` and cron_id = $${params.push(filter.cronId)}`;
+  if (filter.scheduledAfter) sql += ` and scheduled_at >= $${params.push(filter.scheduledAfter)}`;
+  if (filter.scheduledBefore) sql += ` and scheduled_at < $${params.push(filter.scheduledBefore)}`;
   return { sql, params };
 }
 
 /** The exact number of events matching `filter`. */
 export async function countEvents(em: EntityManager, filter: EventFilter): Promise<number> {
-  if (!filter.status) return totalOf(em, filter.teamId, filter.cronId);
+  const bySchedule = filter.scheduledAfter !== undefined || filter.scheduledBefore !== undefined;
+  if (!filter.status && !bySchedule) return totalOf(em, filter.teamId, filter.cronId);
   const { sql, params } = where(filter);
   const [row] = await rawQuery<{ count: string }>(
     em,
@@ -66,21 +73,6 @@ async function totalOf(em: EntityManager, teamId: string, cronId: string | undef
   return Number(row?.total ?? 0);
 }
 
-/** A page of events, newest first (created_at, then id, descending). */
-export async function pageOfEvents(
-  em: EntityManager,
-  filter: EventFilter,
-  { page, limit }: { page: number; limit: number },
-): Promise<EventRow[]> {
-  const { sql, params } = where(filter);
-  return rawQuery<EventRow>(
-    em,
-    `select ${eventColumns()} from events where ${sql}
-     order by created_at desc, id desc limit $${params.length + 1} offset $${params.length + 2}`,
-    [...params, limit, page * limit],
-  );
-}
-
 /** An original event and its retry attempts, first attempt first. */
 export async function findAttempts(
   em: EntityManager,
@@ -93,4 +85,68 @@ export async function findAttempts(
      order by attempt, scheduled_at, id`,
     [teamId, originalId],
   );
+}
+
+/**
+ * The team's pending events created through the API (retries included), exact: kept by triggers
+ * on every insert, delete and status change (migration team_limits), so no rows are counted.
+ */
+export async function countPendingApiEvents(em: EntityManager, teamId: string): Promise<number> {
+  const [row] = await rawQuery<{ total: string | null }>(
+    em,
+    'select sum(n) as total from pending_event_counts where team_id = $1',
+    [teamId],
+  );
+  return Number(row?.total ?? 0);
+}
+
+/** Rows read at once when a page is streamed: a page of up to 100 is one statement, as before. */
+const STREAM_CHUNK = 100;
+
+/** Each order of the list, with the id as the tie-break in the same direction. */
+const ORDERS: Record<EventSort, { column: 'created_at' | 'scheduled_at'; descending: boolean }> = {
+  created_at: { column: 'created_at', descending: true },
+  '-created_at': { column: 'created_at', descending: true },
+  scheduled_at: { column: 'scheduled_at', descending: false },
+  '-scheduled_at': { column: 'scheduled_at', descending: true },
+};
+
+/**
+ * A page of events in `sort` order (newest created first by default), read `STREAM_CHUNK` rows at a
+ * time: the first chunk at the page's offset, each next one after the last row read (keyset), so a
+ * page of 1,000 large payloads never sits in memory whole. Reads on the given (forked) entity manager.
+ */
+export async function* pageOfEventsInChunks(
+  em: EntityManager,
+  filter: EventFilter,
+  { page, limit, sort = 'created_at' }: { page: number; limit: number; sort?: EventSort },
+): AsyncGenerator<EventRow[]> {
+  const { sql, params } = where(filter);
+  const { column, descending } = ORDERS[sort];
+  const direction = descending ? 'desc' : 'asc';
+  const orderBy = `order by ${column} ${direction}, id ${direction}`;
+  const after = descending ? '<' : '>';
+  let read = 0;
+  let last: EventRow | undefined;
+  while (read < limit) {
+    const size = Math.min(STREAM_CHUNK, limit - read);
+    const rows = last
+      ? await rawQuery<EventRow>(
+          em,
+          `select ${eventColumns()} from events
+           where ${sql} and (${column}, id) ${after} ($${params.length + 1}::timestamptz, $${params.length + 2}::uuid)
+           ${orderBy} limit $${params.length + 3}`,
+          [...params, last[column], last.id, size],
+        )
+      : await rawQuery<EventRow>(
+          em,
+          `select ${eventColumns()} from events where ${sql}
+           ${orderBy} limit $${params.length + 1} offset $${params.length + 2}`,
+          [...params, size, page * limit],
+        );
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
+    read += rows.length;
+    last = rows[rows.length - 1];
+  }
 }

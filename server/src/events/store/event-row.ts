@@ -9,6 +9,7 @@ export interface EventRow {
   team_id: string;
   cron_id: string | null;
   retry_of: string | null;
+  replay_of: string | null;
   scheduled_at: string;
   executed_at: string | null;
   status: EventStatus;
@@ -31,6 +32,7 @@ const COLUMNS = [
   'team_id',
   'cron_id',
   'retry_of',
+  'replay_of',
   'scheduled_at',
   'executed_at',
   'status',

@@ -1,7 +1,7 @@
 import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import type { Timers } from '@webhook-scheduler/scheduler';
-import { rawQuery, sqlExecutor } from '../../db/raw-query.js';
+import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns } from './event-row.js';
 
 /** An event to schedule: from the API, a retry attempt, a cron occurrence — every pending event. */
@@ -18,16 +18,23 @@ export interface PendingEvent {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  /** The event a replay repeats. */
+  replayOf?: string | null;
+  /** A cron's manual run: outside the one-event-per-occurrence rule. */
+  triggered?: boolean;
+  /** A failure alert: its own failure raises none. */
+  alert?: boolean;
 }
 
-const INSERT = `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, status, webhook_url,
-                                    method, headers, payload, retry_config, created_at, updated_at)
-  select d.id, d.team_id, d.cron_id, d.retry_of, d.attempt, d.scheduled_at, 'pending', d.webhook_url, d.method,
-         d.headers, d.payload, d.retry_config, $2, $2
-  from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, attempt smallint,
-       scheduled_at timestamptz, webhook_url text, method text, headers jsonb, payload jsonb, retry_config jsonb)
+const INSERT = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
+                                    status, webhook_url, method, headers, payload, retry_config, created_at, updated_at)
+  select d.id, d.team_id, d.cron_id, d.retry_of, d.replay_of, d.triggered, d.alert, d.attempt, d.scheduled_at,
+         'pending', d.webhook_url, d.method, d.headers, d.payload, d.retry_config, $2, $2
+  from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, replay_of uuid,
+       triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, method text, headers jsonb,
+       payload jsonb, retry_config jsonb)
   -- A cron occurrence that exists already (another process materialized it) is skipped.
-  on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null do nothing`;
+  on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null and not triggered do nothing`;
 
 function draft(event: PendingEvent) {
   return {
@@ -35,6 +42,9 @@ function draft(event: PendingEvent) {
     team_id: event.teamId,
     cron_id: event.cronId,
     retry_of: event.retryOf,
+    replay_of: event.replayOf ?? null,
+    triggered: event.triggered ?? false,
+    alert: event.alert ?? false,
     attempt: event.attempt,
     scheduled_at: event.scheduledAt,
     webhook_url: event.webhookUrl,
@@ -79,4 +89,16 @@ export async function insertPendingEvents(
   if (!returnRows) return [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   return events.flatMap((event) => byId.get(event.id) ?? []);
+}
+
+/** {@link insertPendingEvents} for one event that must be inserted (not a cron occurrence that may exist). */
+export async function insertPendingEvent(
+  em: EntityManager,
+  timers: Timers,
+  event: PendingEvent,
+  now: Date,
+): Promise<EventRow> {
+  const [row] = await insertPendingEvents(em, timers, [event], now, { returnRows: true });
+  if (!row) throw new Error('insert returned no row');
+  return row;
 }

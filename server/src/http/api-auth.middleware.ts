@@ -2,11 +2,11 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { CSRF_HEADER, TEAM_HEADER, UNAUTHORIZED_MESSAGE, Uuid } from '@webhook-scheduler/contract';
 import type { Request, RequestHandler } from 'express';
 import { AppError } from '../errors.js';
-import type { ApiCaller } from '../http/deps.js';
+import type { ApiCaller } from './deps.js';
 import { SESSION_COOKIE, changesState, csrfMatches, readCookie } from '../sessions/session.rules.js';
 import { resumeSession } from '../sessions/sessions.service.js';
 import { memberRole } from '../teams/members.service.js';
-import type { Authenticate } from './key-authenticator.js';
+import type { Authenticate } from '../auth/key-authenticator.js';
 
 interface ApiAuthDeps {
   authenticate: Authenticate;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** The team quotas a create can use up: refused with 403 `QUOTA_EXCEEDED` when full. */
+export const QuotaName = z.enum(['active_crons', 'pending_events']);
+/** A team quota. */
+export type QuotaName = z.infer<typeof QuotaName>;
+
+/** The `details` of a 403 `QUOTA_EXCEEDED`: which quota, its limit, and how much of it is used. */
+export const QuotaExceededDetails = z.object({
+  quota: QuotaName,
+  limit: z.number().int().describe('The team’s limit for this quota.'),
+  current: z.number().int().describe('How much of the quota the team uses now.'),
+});
+/** The `details` of a 403 `QUOTA_EXCEEDED`. */
+export type QuotaExceededDetails = z.infer<typeof QuotaExceededDetails>;
+
+/**
+ * The response headers of rate limiting (IETF "RateLimit header fields for HTTP" draft): every
+ * `/api/v1` response of an authenticated caller carries the first three; a 429 `RATE_LIMITED` also
+ * carries `Retry-After`.
+ */
+export const RATE_LIMIT_HEADERS = {
+  /** Requests per second the key may make (its burst may go above it for a moment). */
+  limit: 'ratelimit-limit',
+  /** Requests the key may still make right now. */
+  remaining: 'ratelimit-remaining',
+  /** Seconds until the key's allowance is full again. */
+  reset: 'ratelimit-reset',
+  /** Seconds to wait before the next request (on a 429 only). */
+  retryAfter: 'retry-after',
+} as const;
+
+/** The limits that apply to one team: the service's defaults, or the team's own overrides. */
+export const TeamLimits = z.object({
+  max_payload_bytes: z.number().int().describe('Largest `payload`, as compact JSON, in bytes.'),
+  max_headers_bytes: z
+    .number()
+    .int()
+    .describe('Largest total of all custom `headers` (names and values), in bytes.'),
+  max_active_crons: z.number().int().describe('Most active crons of the team.'),
+  max_pending_events: z
+    .number()
+    .int()
+    .describe('Most pending events created through the API (not by crons) at once.'),
+  min_cron_interval_ms: z.number().int().describe('Shortest time between two occurrences of a cron.'),
+  requests_per_second: z.number().int().describe('API requests per second, per key or dashboard session.'),
+  request_burst: z.number().int().describe('Requests a key may make at once after being idle.'),
+  event_retention_ms: z
+    .number()
+    .int()
+    .describe('How long finished events are kept, in milliseconds; 0 keeps them forever.'),
+});
+/** The limits that apply to one team. */
+export type TeamLimits = z.infer<typeof TeamLimits>;
+
+/** What a team uses now of its quotas. */
+export const TeamUsage = z.object({
+  active_crons: z.number().int(),
+  pending_events: z.number().int().describe('Pending events created through the API, retries included.'),
+});
+/** What a team uses now of its quotas. */
+export type TeamUsage = z.infer<typeof TeamUsage>;

@@ -1,0 +1,171 @@
+import type { RetryConfig } from '@webhook-scheduler/contract';
+import { describe, expect, it } from 'vitest';
+import { interruptedOutcome, isMissed, missedOutcome, planRecord } from './attempt.rules.js';
+import type { ClaimedAttempt, WebhookOutcome } from './ports.js';
+
+const at = (iso: string) => new Date(`2026-11-23T${iso}Z`);
+const HOUR = 3_600_000;
+
+describe('isMissed', () => {
+  it.each([
+    ['due during downtime, later than the tolerance', '08:00:00', '10:00:01', '10:00:00', true],
+    ['due during downtime, within the tolerance', '09:30:00', '10:00:01', '10:00:00', false],
+    ['due while schedulers ran, waiting for its share for hours', '10:00:00', '13:00:00', '09:00:00', false],
+    ['due exactly when service began', '10:00:00', '12:00:00', '10:00:00', false],
+  ])('%s → %s', (_case, scheduledAt, now, servedSince, missed) => {
+    expect(isMissed(at(scheduledAt), at(now), HOUR, at(servedSince))).toBe(missed);
+  });
+});
+
+const linear: RetryConfig = { maxRetries: 2, backoffMs: 1000, backoffType: 'linear' };
+
+function claimed(overrides: Partial<ClaimedAttempt> = {}): ClaimedAttempt {
+  return {
+    id: 'attempt-id',
+    teamId: 'team',
+    cronId: 'cron',
+    originalId: 'attempt-id',
+    attempt: 0,
+    scheduledAt: at('10:00:00'),
+    webhookUrl: 'https://example.com/hook',
+    method: 'PUT',
+    headers: { 'x-a': '1' },
+    payload: { n: 1 },
+    retryConfig: linear,
+    leaseToken: 'token',
+    claimCount: 1,
+    signingSecrets: ['whsec_a'],
+    destination: 'example.com',
+    ...overrides,
+  };
+}
+
+const retryOf = (attempt: number) => claimed({ id: `retry-${attempt}`, originalId: 'original', attempt });
+
+const startedAt = at('10:00:01');
+const ok: WebhookOutcome = {
+  ok: true,
+  status: 204,
+  headers: { server: 'x' },
+  body: '',
+  durationMs: 120,
+  error: null,
+  permanent: false,
+  startedAt,
+};
+const failed: WebhookOutcome = { ...ok, ok: false, status: 503, body: 'busy', error: 'HTTP 503' };
+const refused: WebhookOutcome = { ...failed, status: null, body: null, error: 'blocked', permanent: true };
+
+describe('planRecord', () => {
+  it.each([
+    // case, attempt, outcome, status, originalStatus, retry number (null: none), retry delay
+    ['a successful original', claimed(), ok, 'success', null, null, 0],
+    [
+      'a failed original without retry config',
+      claimed({ retryConfig: null }),
+      failed,
+      'failed',
+      null,
+      null,
+      0,
+    ],
+    ['a failed original with retries to come', claimed(), failed, 'processing', null, 1, 1000],
+    ['a permanently failed original', claimed(), refused, 'failed', null, null, 0],
+    ['a failed retry with another to come', retryOf(1), failed, 'failed', null, 2, 2000],
+    ['a failed last retry', retryOf(2), failed, 'failed', 'failed', null, 0],
+    ['a permanently failed retry', retryOf(1), refused, 'failed', 'failed', null, 0],
+    ['a successful retry', retryOf(1), ok, 'success', 'success', null, 0],
+  ] as const)(
+    'records %s as %s, settling the original as %s, retry %s',
+    (_case, attempt, outcome, status, originalStatus, retryNumber, delay) => {
+      const record = planRecord(attempt, outcome, () => 'new-id');
+      expect(record).toMatchObject({
+        id: attempt.id,
+        leaseToken: 'token',
+        status,
+        originalStatus,
+        originalId: attempt.originalId,
+      });
+      if (retryNumber === null) {
+        expect(record.retry).toBeNull();
+        return;
+      }
+      expect(record.retry).toEqual({
+        id: 'new-id',
+        attempt: retryNumber,
+        scheduledAt: new Date(startedAt.getTime() + outcome.durationMs + delay),
+        teamId: 'team',
+        cronId: 'cron',
+        originalId: attempt.originalId,
+        webhookUrl: 'https://example.com/hook',
+        method: 'PUT',
+        headers: { 'x-a': '1' },
+        payload: { n: 1 },
+        retryConfig: linear,
+      });
+    },
+  );
+
+  it('copies the response of the call into the record', () => {
+    expect(planRecord(claimed(), failed, () => 'new-id')).toMatchObject({
+      executedAt: startedAt,
+      responseStatus: 503,
+      responseHeaders: { server: 'x' },
+      responseBody: 'busy',
+      responseDuration: 120,
+      responseError: 'HTTP 503',
+    });
+  });
+
+  it('leaves executedAt empty for an attempt decided without a call', () => {
+    expect(planRecord(claimed(), refused, () => 'new-id', { executed: false }).executedAt).toBeNull();
+  });
+});
+
+describe('missedOutcome', () => {
+  it('fails the attempt permanently without a call, saying how late it was and the tolerance', () => {
+    const now = at('12:30:00');
+    expect(missedOutcome(claimed(), now, HOUR)).toEqual({
+      ok: false,
+      status: null,
+      headers: null,
+      body: null,
+      durationMs: 0,
+      error:
+        'missed: it was due 150 min ago, longer than MISSED_EVENT_TOLERANCE (3600 s), so it was not sent',
+      permanent: true,
+      startedAt: now,
+    });
+  });
+
+  it('plans no retry even when the event has a retry config, and no execution time', () => {
+    const now = at('12:30:00');
+    const record = planRecord(claimed(), missedOutcome(claimed(), now, HOUR), () => 'new-id', {
+      executed: false,
+    });
+    expect(record).toMatchObject({ status: 'failed', retry: null, executedAt: null, responseStatus: null });
+  });
+});
+
+describe('interruptedOutcome', () => {
+  it('fails the attempt (not permanently) saying how many times its worker stopped', () => {
+    const now = at('10:05:00');
+    expect(interruptedOutcome(claimed({ claimCount: 3 }), now)).toEqual({
+      ok: false,
+      status: null,
+      headers: null,
+      body: null,
+      durationMs: 0,
+      error: 'delivery was interrupted 3 times (the worker stopped during the call)',
+      permanent: false,
+      startedAt: now,
+    });
+  });
+
+  it('plans a retry per the policy, timed from when the attempt was given up', () => {
+    const now = at('10:05:00');
+    const record = planRecord(claimed({ claimCount: 3 }), interruptedOutcome(claimed(), now), () => 'r1');
+    expect(record.status).toBe('processing');
+    expect(record.retry).toMatchObject({ id: 'r1', attempt: 1, scheduledAt: at('10:05:01') });
+  });
+});

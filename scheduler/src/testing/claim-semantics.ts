@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { type StoreUnderTest, claimOptions, idsOf, seedEvent, slotAround } from './store-under-test.js';
+
+const SECOND = 1000;
+
+/** Claims: which events a slot or backlog claim takes, how it leases them, and the shares. */
+export function claimSemantics(current: () => StoreUnderTest): void {
+  const team = randomUUID();
+  const other = randomUUID();
+
+  it('claims only the pending events of the slot that are due, oldest first, and leases them', async () => {
+    const t = current();
+    const now = t.now();
+    const [older, newer, beforeSlot, notYet, done] = [
+      seedEvent(now, team, -2 * SECOND),
+      seedEvent(now, team, -1 * SECOND),
+      seedEvent(now, team, -20 * 60 * SECOND),
+      seedEvent(now, team, 60 * SECOND),
+      seedEvent(now, team, -3 * SECOND, { status: 'success' }),
+    ];
+    await t.seed([older, newer, beforeSlot, notYet, done]);
+    const options = claimOptions({ owner: 7, leaseMs: 30_000 });
+    const claimed = await t.store.claimDue({ ...options, ...slotAround(now) });
+    expect(claimed.map((a) => a.id)).toEqual([older.id, newer.id]);
+    expect(claimed[0]).toMatchObject({ leaseToken: options.leaseToken, claimCount: 1, attempt: 0 });
+    expect(claimed[0]).toMatchObject({ originalId: older.id, teamId: team, destination: 'hooks.example' });
+    expect(claimed[0]?.signingSecrets.length).toBeGreaterThan(0);
+    const stored = await t.read(older.id);
+    expect(stored).toMatchObject({ status: 'processing', leaseToken: options.leaseToken, leaseOwner: 7 });
+    expect(stored?.claimCount).toBe(1);
+    const expires = stored?.leaseExpiresAt?.getTime() ?? 0;
+    expect(Math.abs(expires - (t.now().getTime() + 30_000))).toBeLessThan(5 * SECOND);
+    expect(await t.read(notYet.id)).toMatchObject({ status: 'pending', leaseToken: null, claimCount: 0 });
+  });
+
+  it('does not claim an event another claim holds', async () => {
+    const t = current();
+    const event = seedEvent(t.now(), team, -SECOND);
+    await t.seed([event]);
+    const first = claimOptions();
+    expect(idsOf(await t.store.claimDue({ ...first, ...slotAround(t.now()) }))).toEqual([event.id]);
+    expect(await t.store.claimDue({ ...claimOptions(), ...slotAround(t.now()) })).toEqual([]);
+    expect(await t.store.claimBacklog(claimOptions())).toEqual([]);
+    expect(await t.read(event.id)).toMatchObject({ leaseToken: first.leaseToken, claimCount: 1 });
+  });
+
+  it('claims at most the limit, the oldest first, and nothing for a limit of 0', async () => {
+    const t = current();
+    const events = [-3, -2, -1].map((s) => seedEvent(t.now(), team, s * SECOND));
+    await t.seed(events);
+    expect(await t.store.claimDue({ ...claimOptions({ limit: 0 }), ...slotAround(t.now()) })).toEqual([]);
+    const claimed = await t.store.claimDue({ ...claimOptions({ limit: 2 }), ...slotAround(t.now()) });
+    expect(claimed.map((a) => a.id)).toEqual([events[0]?.id, events[1]?.id]);
+  });
+
+  it('takes no more of a team than its room, and of any other team no more than the whole share', async () => {
+    const t = current();
+    const third = randomUUID();
+    const mine = [-6, -5, -4].map((s) => seedEvent(t.now(), team, s * SECOND));
+    const theirs = [-3, -2, -1].map((s) => seedEvent(t.now(), other, s * SECOND));
+    const full = seedEvent(t.now(), third, -7 * SECOND);
+    await t.seed([...mine, ...theirs, full]);
+    const teams = [
+      { teamId: team, room: 1 },
+      { teamId: third, room: 0 },
+    ];
+    const shares = { teamMax: 2, destinationMax: 100, teams, destinations: [] };
+    const claimed = await t.store.claimDue({ ...claimOptions({ shares }), ...slotAround(t.now()) });
+    expect(idsOf(claimed)).toEqual(idsOf([mine[0], theirs[0], theirs[1]].flatMap((e) => e ?? [])));
+  });
+
+  it('takes no more calls to a destination than its room, default ports and case aside', async () => {
+    const t = current();
+    const x = ['https://X.example:443/a', 'https://x.example/b', 'https://user@x.example/c'];
+    const toX = x.map((webhookUrl, i) => seedEvent(t.now(), team, (i - 9) * SECOND, { webhookUrl }));
+    const toY = seedEvent(t.now(), team, -SECOND, { webhookUrl: 'http://y.example:80/' });
+    const toZ = [-5, -4].map((s) =>
+      seedEvent(t.now(), team, s * SECOND, { webhookUrl: 'http://z.example:81/' }),
+    );
+    await t.seed([...toX, toY, ...toZ]);
+    const destinations = [{ destination: 'x.example', room: 1 }];
+    const shares = { teamMax: 100, destinationMax: 1, teams: [], destinations };
+    const claimed = await t.store.claimDue({ ...claimOptions({ shares }), ...slotAround(t.now()) });
+    expect(idsOf(claimed)).toEqual(idsOf([toX[0], toY, toZ[0]].flatMap((e) => e ?? [])));
+    expect(claimed.map((a) => a.destination).sort()).toEqual(['x.example', 'y.example', 'z.example:81']);
+  });
+
+  it('serves teams in turn: each team its oldest event before any team its second', async () => {
+    const t = current();
+    const mine = [-5, -4, -3].map((s) => seedEvent(t.now(), team, s * SECOND));
+    const theirs = [-2, -1].map((s) => seedEvent(t.now(), other, s * SECOND));
+    await t.seed([...mine, ...theirs]);
+    const claimed = await t.store.claimDue({ ...claimOptions({ limit: 3 }), ...slotAround(t.now()) });
+    expect(idsOf(claimed)).toEqual(idsOf([mine[0], mine[1], theirs[0]].flatMap((e) => e ?? [])));
+  });
+
+  it('claims the backlog of any slot, due events only, teams in turn within their room', async () => {
+    const t = current();
+    const hour = 3600 * SECOND;
+    const mine = [-2 * hour, -hour, -hour / 2].map((ms) => seedEvent(t.now(), team, ms));
+    const theirs = seedEvent(t.now(), other, -10 * 60 * SECOND);
+    const notYet = seedEvent(t.now(), other, 60 * SECOND);
+    const third = randomUUID();
+    const full = seedEvent(t.now(), third, -3 * hour);
+    await t.seed([...mine, theirs, notYet, full]);
+    const shares = {
+      teamMax: 100,
+      destinationMax: 100,
+      teams: [{ teamId: third, room: 0 }],
+      destinations: [],
+    };
+    const first = await t.store.claimBacklog(claimOptions({ limit: 2, shares }));
+    expect(first.map((a) => a.id)).toEqual([mine[0]?.id, theirs.id]);
+    const rest = await t.store.claimBacklog(claimOptions({ shares }));
+    expect(rest.map((a) => a.id)).toEqual([mine[1]?.id, mine[2]?.id]);
+    expect(await t.read(notYet.id)).toMatchObject({ status: 'pending' });
+    expect(await t.read(full.id)).toMatchObject({ status: 'pending' });
+  });
+
+  it('tells when the next pending event of the slot falls due, and counts the due backlog', async () => {
+    const t = current();
+    const now = t.now();
+    const due = seedEvent(now, team, -SECOND);
+    const next = seedEvent(now, team, 30 * SECOND);
+    const later = seedEvent(now, other, 40 * SECOND);
+    const pastSlot = seedEvent(now, team, 20 * 60 * SECOND);
+    await t.seed([due, later, next, pastSlot, seedEvent(now, team, -SECOND, { status: 'failed' })]);
+    const { from, before } = slotAround(now);
+    expect(await t.store.nextDueAt(from, before)).toEqual(next.scheduledAt);
+    expect(await t.store.nextDueAt(from, next.scheduledAt)).toBeNull();
+    expect(await t.store.dueBacklog()).toBe(1);
+    await t.store.claimBacklog(claimOptions());
+    expect(await t.store.dueBacklog()).toBe(0);
+  });
+}

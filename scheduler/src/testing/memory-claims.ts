@@ -1,0 +1,78 @@
+import type { ClaimShares } from '../ports.js';
+
+/** What a claim ranks: a pending event that is due. */
+export interface Candidate {
+  id: string;
+  teamId: string;
+  scheduledAt: Date;
+  destination: string;
+}
+
+/**
+ * The `host:port` a webhook URL calls, as PostgreSQL's `webhook_destination()` computes it: the
+ * authority lowercased, user info dropped, the scheme's default port omitted.
+ */
+export function webhookDestination(url: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
+  // eslint-disable-next-line no-control-regex -- the SQL stops at control characters too
+  const raw = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/#?\x00-\x1f\x7f]*)/.exec(url)?.[1];
+  const authority = raw?.replace(/^.*@/, '').toLowerCase() ?? '';
+  if (scheme === 'http' && authority.endsWith(':80')) return authority.slice(0, -3);
+  if (scheme === 'https' && authority.endsWith(':443')) return authority.slice(0, -4);
+  return authority;
+}
+
+const byTime = (a: Candidate, b: Candidate) =>
+  a.scheduledAt.getTime() - b.scheduledAt.getTime() || a.id.localeCompare(b.id);
+
+/** 1, 2, 3… per key, in the order given. */
+function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
+  const counts = new Map<string, number>();
+  const ranks = new Map<T, number>();
+  for (const item of items) {
+    const rank = (counts.get(key(item)) ?? 0) + 1;
+    counts.set(key(item), rank);
+    ranks.set(item, rank);
+  }
+  return ranks;
+}
+
+/**
+ * The candidates one claim takes, in the claim statement's order: teams served in turn (each one's
+ * oldest, then each one's second…), no team past its room, no destination past its room. A
+ * destination's turn counts every candidate calling it, also those their team's room left out.
+ */
+export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
+  const teamRoom = new Map(shares.teams.map(({ teamId, room }) => [teamId, room]));
+  const destinationRoom = new Map(shares.destinations.map(({ destination, room }) => [destination, room]));
+  const teamRank = rankWithin([...candidates].sort(byTime), (c) => c.teamId);
+  const turn = (c: Candidate) => teamRank.get(c) ?? 0;
+  const inTurn = [...candidates].sort((a, b) => turn(a) - turn(b) || byTime(a, b));
+  const destinationRank = rankWithin(inTurn, (c) => c.destination);
+  return inTurn
+    .filter(
+      (c) =>
+        turn(c) <= (teamRoom.get(c.teamId) ?? shares.teamMax) &&
+        (destinationRank.get(c) ?? 0) <= (destinationRoom.get(c.destination) ?? shares.destinationMax),
+    )
+    .slice(0, limit);
+}
+
+/** What a slot claim ranks: its oldest due events, four per place, of teams with room (as in SQL). */
+export const SLOT_LOOKAHEAD = 4;
+
+/** What a backlog claim ranks: of each team, its oldest due events up to its room and the limit. */
+export function backlogCandidates(due: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
+  const teamRoom = new Map(shares.teams.map(({ teamId, room }) => [teamId, room]));
+  const rank = rankWithin([...due].sort(byTime), (c) => c.teamId);
+  return due.filter((c) => (rank.get(c) ?? 0) <= Math.min(teamRoom.get(c.teamId) ?? shares.teamMax, limit));
+}
+
+/** The candidates of a slot claim, given the slot's due events. */
+export function slotCandidates(due: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
+  const full = new Set(shares.teams.filter(({ room }) => room === 0).map(({ teamId }) => teamId));
+  return due
+    .filter((c) => !full.has(c.teamId))
+    .sort(byTime)
+    .slice(0, limit * SLOT_LOOKAHEAD);
+}

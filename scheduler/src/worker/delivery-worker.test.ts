@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_CLAIMS } from '../attempt.rules.js';
+import { createSender } from '../delivery/send.js';
+import { createDeliveryMetrics } from '../metrics.js';
+import { MemoryEventStore, type NewEvent } from '../testing/memory-event-store.js';
+import { type Receiver, startReceiver } from '../testing/receiver.js';
+import { verifiesSignature } from '../testing/verify-signature.js';
+import { Capacity } from './capacity.js';
+import { DeliveryWorker, type Liveness } from './delivery-worker.js';
+import { OutcomeWriter } from './outcome-writer.js';
+import { Shares } from './shares.js';
+import { Wakeup } from './wakeup.js';
+
+const SECRET = 'whsec_c2VtYW50aWNzLXNlY3JldA==';
+const HOUR = 3_600_000;
+const logger = pino({ level: 'silent' });
+
+/** This process holds its liveness lock, and schedulers have run since `servedSince`. */
+const alive = (servedSince: Date): Liveness => ({
+  current: () => ({ id: 1, epoch: 1 }),
+  holds: () => true,
+  servedSince: () => servedSince,
+});
+
+function makeWorker(store: MemoryEventStore, servedSince = new Date(0)) {
+  const sender = createSender({
+    timeoutMs: 2000,
+    allowPrivateTargets: true,
+    allowedHosts: [],
+    userAgent: 'test',
+  });
+  const worker = new DeliveryWorker({
+    store,
+    sender,
+    liveness: alive(servedSince),
+    capacity: new Capacity(10),
+    shares: new Shares(10, 10),
+    backlog: new Wakeup(1000, 5),
+    writer: new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
+    metrics: createDeliveryMetrics(new Registry(), () => store.dueBacklog()),
+    logger,
+    options: { leaseMs: 10_000, timeoutMs: 2000, claimBatch: 10, pollMs: 10, missedToleranceMs: HOUR },
+  });
+  return { worker, close: () => sender.close() };
+}
+
+/** Delivers the slot from an hour ago until `ms` from now. */
+function deliverFor(worker: DeliveryWorker, ms: number): Promise<boolean> {
+  const now = Date.now();
+  return worker.deliverSlot(new Date(now - HOUR), new Date(now + ms), new AbortController().signal);
+}
+
+describe('DeliveryWorker over the memory store', () => {
+  let receiver: Receiver;
+  let answers: number[];
+  let store: MemoryEventStore;
+
+  beforeEach(async () => {
+    answers = [];
+    receiver = await startReceiver((_request, response) => {
+      response.statusCode = answers.shift() ?? 200;
+      response.end('done');
+    });
+    store = new MemoryEventStore({ signingSecrets: () => [SECRET] });
+  });
+
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  const due = (overrides: Partial<NewEvent> = {}): NewEvent => ({
+    id: randomUUID(),
+    teamId: 'team',
+    scheduledAt: new Date(Date.now() - 10),
+    webhookUrl: `${receiver.url}/hook`,
+    payload: { hello: 'world' },
+    ...overrides,
+  });
+
+  it('calls the due events of its slot once each, signed, and records their success', async () => {
+    const events = [due(), due(), due()];
+    store.insert(events);
+    const { worker, close } = makeWorker(store);
+    expect(await deliverFor(worker, 50)).toBe(true);
+    await close();
+    expect(receiver.hits.map((hit) => hit.headers['webhook-id']).sort()).toEqual(
+      events.map((e) => e.id).sort(),
+    );
+    for (const hit of receiver.hits) {
+      const { 'webhook-id': id, 'webhook-timestamp': at, 'webhook-signature': signature } = hit.headers;
+      expect(verifiesSignature(SECRET, String(id), String(at), hit.raw, String(signature))).toBe(true);
+    }
+    for (const event of events) {
+      expect(store.get(event.id)).toMatchObject({ status: 'success', responseStatus: 200, leaseToken: null });
+    }
+  });
+
+  it('retries a failed call per the policy within the slot and settles the original on success', async () => {
+    answers = [503];
+    const event = due({ retryConfig: { maxRetries: 2, backoffMs: 50, backoffType: 'linear' } });
+    store.insert([event]);
+    const { worker, close } = makeWorker(store);
+    await deliverFor(worker, 1000);
+    await close();
+    expect(receiver.hits.map((hit) => hit.headers['webhook-id'])).toEqual([event.id, event.id]);
+    const [original, retry] = store.all();
+    expect(original).toMatchObject({ id: event.id, status: 'success', responseStatus: 503 });
+    expect(retry).toMatchObject({ retryOf: event.id, attempt: 1, status: 'success', responseStatus: 200 });
+  });
+
+  it('does not call an event missed while no scheduler ran, and fails it', async () => {
+    const event = due({ scheduledAt: new Date(Date.now() - 2 * HOUR + 60_000) });
+    store.insert([event]);
+    const { worker, close } = makeWorker(store, new Date());
+    await worker.deliverSlot(new Date(Date.now() - 3 * HOUR), new Date(), new AbortController().signal);
+    await close();
+    expect(receiver.hits).toHaveLength(0);
+    expect(store.get(event.id)).toMatchObject({ status: 'failed', executedAt: null });
+    expect(store.get(event.id)?.responseError).toMatch(/^missed: /);
+  });
+
+  it(`hands back expired leases, and fails an attempt whose lease expired ${MAX_CLAIMS} times`, async () => {
+    const lease = { status: 'processing', leaseOwner: 9, leaseExpiresAt: new Date(Date.now() - 1) } as const;
+    const again = due({ ...lease, leaseToken: randomUUID(), claimCount: MAX_CLAIMS - 1 });
+    const givenUp = due({ ...lease, leaseToken: randomUUID(), claimCount: MAX_CLAIMS });
+    store.insert([again, givenUp]);
+    const { worker, close } = makeWorker(store);
+    expect(await worker.recoverExpiredLeases()).toBe(2);
+    await close();
+    expect(store.get(again.id)).toMatchObject({
+      status: 'pending',
+      leaseToken: null,
+      claimCount: MAX_CLAIMS - 1,
+    });
+    expect(store.get(givenUp.id)).toMatchObject({ status: 'failed', leaseToken: null });
+    expect(store.get(givenUp.id)?.responseError).toMatch(/interrupted 3 times/);
+    expect(receiver.hits).toHaveLength(0);
+  });
+});

@@ -1,0 +1,54 @@
+import type { ClaimedAttempt } from '@webhook-scheduler/scheduler';
+import { asDate } from '../../shared/raw-query.js';
+import type { EventRow } from './event-row.js';
+
+/** An event as the scheduler reads it to make an attempt: the row, its lease, the team's secrets. */
+
+export type AttemptRow = Pick<
+  EventRow,
+  | 'id'
+  | 'team_id'
+  | 'cron_id'
+  | 'retry_of'
+  | 'webhook_url'
+  | 'method'
+  | 'headers'
+  | 'payload'
+  | 'retry_config'
+> & {
+  attempt: number;
+  scheduled_at: Date | string;
+  lease_token: string;
+  claim_count: number;
+  signing_secret: string;
+  previous_signing_secret: string | null;
+  destination: string;
+};
+
+export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
+  e.headers, e.payload, e.retry_config, e.lease_token, e.claim_count`;
+// The previous secret signs too until its rotation grace period ends.
+export const SECRETS = `t.signing_secret,
+  case when t.previous_secret_expires_at > clock_timestamp() then t.previous_signing_secret end as previous_signing_secret`;
+
+export function toAttempt(row: AttemptRow): ClaimedAttempt {
+  return {
+    id: row.id,
+    teamId: row.team_id,
+    cronId: row.cron_id,
+    originalId: row.retry_of ?? row.id,
+    attempt: row.attempt,
+    scheduledAt: asDate(row.scheduled_at),
+    webhookUrl: row.webhook_url,
+    method: row.method,
+    headers: row.headers,
+    payload: row.payload,
+    retryConfig: row.retry_config,
+    leaseToken: row.lease_token,
+    claimCount: row.claim_count,
+    signingSecrets: row.previous_signing_secret
+      ? [row.signing_secret, row.previous_signing_secret]
+      : [row.signing_secret],
+    destination: row.destination,
+  };
+}

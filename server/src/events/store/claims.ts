@@ -1,0 +1,135 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
+import { asDate, rawQuery } from '../../shared/raw-query.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+
+/** The scheduler's claims: leases on due events, within the teams' and destinations' shares. */
+
+/** The claimed rows, their destination, and the team's signing secrets. */
+const CLAIMED = `select e.*, webhook_destination(e.webhook_url) as destination, ${SECRETS}
+  from claimed e join teams t on t.id = e.team_id order by e.scheduled_at`;
+
+/**
+ * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
+ * teams served in turn (each one's first event, then each one's second…), none past its room.
+ * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
+ * $7 a team's whole share, $8 a destination's whole share; the candidates may use more.
+ */
+function claimStatement(candidates: string): string {
+  return `/* claim due events */ with recursive team_room as (
+      select * from jsonb_to_recordset($5::jsonb) as r(team_id uuid, room int)
+    ), destination_room as (
+      select * from jsonb_to_recordset($6::jsonb) as r(destination text, room int)
+    ), ${candidates}, in_turn as (
+      select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank
+      from candidates c
+    ), ranked as (
+      select c.id, c.scheduled_at, c.team_rank,
+        row_number() over (partition by c.destination order by c.team_rank, c.scheduled_at) as destination_rank,
+        coalesce(t.room, $7) as team_room, coalesce(d.room, $8) as destination_room
+      from in_turn c
+      left join team_room t on t.team_id = c.team_id
+      left join destination_room d on d.destination = c.destination
+    ), chosen as (
+      select id from ranked
+      where team_rank <= team_room and destination_rank <= destination_room
+      order by team_rank, scheduled_at
+      limit $1
+    ), due as (
+      select e.id from events e join chosen c on c.id = e.id
+      where e.status = 'pending'
+      for update of e skip locked
+    ), claimed as (
+      update events e
+      set status = 'processing', lease_token = $2, lease_owner = $4, claim_count = e.claim_count + 1,
+          lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond', updated_at = clock_timestamp()
+      from due where e.id = due.id
+      returning ${ATTEMPT_COLUMNS}
+    )
+    ${CLAIMED}`;
+}
+
+function claimParams(options: ClaimOptions): unknown[] {
+  const { shares } = options;
+  return [
+    options.limit,
+    options.leaseToken,
+    options.leaseMs,
+    options.owner,
+    JSON.stringify(shares.teams.map(({ teamId, room }) => ({ team_id: teamId, room }))),
+    JSON.stringify(shares.destinations),
+    shares.teamMax,
+    shares.destinationMax,
+  ];
+}
+
+/** How far a slot claim looks past the events it may take, for those of teams still with room. */
+const SLOT_LOOKAHEAD = 4;
+
+// Teams at their share are skipped in the index scan, so their backlog costs a slot nothing.
+const SLOT_CLAIM = claimStatement(`candidates as (
+    select id, team_id, scheduled_at, webhook_destination(webhook_url) as destination from events
+    where status = 'pending' and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= clock_timestamp()
+      and team_id not in (select team_id from team_room where room = 0)
+    order by scheduled_at
+    limit $1 * ${SLOT_LOOKAHEAD}
+  )`);
+
+/**
+ * Leases pending events of the slot `[from, before)` due now (database clock), oldest first within
+ * the shares.
+ */
+export async function claimDue(
+  em: EntityManager,
+  options: ClaimOptions & { from: Date; before: Date },
+): Promise<ClaimedAttempt[]> {
+  if (options.limit <= 0) return [];
+  const rows = await rawQuery<AttemptRow>(em, SLOT_CLAIM, [
+    ...claimParams(options),
+    options.from,
+    options.before,
+  ]);
+  return rows.map(toAttempt);
+}
+
+// A loose index scan: one probe per team with pending events, then each team's oldest due ones;
+// none at all while nothing is due (one probe of the due index).
+const BACKLOG_CLAIM = claimStatement(`pending_teams as (
+    (select team_id from events
+     where status = 'pending'
+       and (select min(scheduled_at) from events where status = 'pending') <= clock_timestamp()
+     order by team_id limit 1)
+    union all
+    select (select e.team_id from events e where e.status = 'pending' and e.team_id > p.team_id
+            order by e.team_id limit 1)
+    from pending_teams p where p.team_id is not null
+  ), candidates as (
+    select c.* from pending_teams p
+    left join team_room r on r.team_id = p.team_id
+    cross join lateral (
+      select e.id, e.team_id, e.scheduled_at, webhook_destination(e.webhook_url) as destination
+      from events e
+      where e.status = 'pending' and e.team_id = p.team_id and e.scheduled_at <= clock_timestamp()
+      order by e.scheduled_at
+      limit least(coalesce(r.room, $7), $1)
+    ) c
+    where p.team_id is not null
+  )`);
+
+/** Leases pending events due now of any slot, serving the teams with due events in turn. */
+export async function claimBacklog(em: EntityManager, options: ClaimOptions): Promise<ClaimedAttempt[]> {
+  if (options.limit <= 0) return [];
+  const rows = await rawQuery<AttemptRow>(em, BACKLOG_CLAIM, claimParams(options));
+  return rows.map(toAttempt);
+}
+
+/** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
+export async function nextDueAt(em: EntityManager, from: Date, before: Date): Promise<Date | null> {
+  const [row] = await rawQuery<{ next: Date | string | null }>(
+    em,
+    `select min(scheduled_at) as next from events
+     where status = 'pending' and scheduled_at >= greatest($1::timestamptz, clock_timestamp()) and scheduled_at < $2`,
+    [from, before],
+  );
+  return row?.next ? asDate(row.next) : null;
+}

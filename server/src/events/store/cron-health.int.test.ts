@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { Timers } from '@webhook-scheduler/scheduler';
+import type { AttemptRecord } from '@webhook-scheduler/scheduler';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodies, expectBody, expectValidationError } from '../../../test/expect.js';
+import { cronBody, makeCron, makeEvent } from '../../../test/factories.js';
+import { type TestApp, type TestTeam, startTestApp } from '../../../test/harness.js';
+import { setAlertUrl } from '../../teams/team-alerts.service.js';
+import { recordOutcomes } from './delivery.js';
+
+// The statement that records a delivery's end, against PostgreSQL: the cron's health and the
+// failure alerts it raises.
+
+let app: TestApp;
+const timers = new Timers({ leadMs: 200, shards: 1 });
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+/** A claimed (processing) original event, as the scheduler holds it. */
+async function claimed(team: TestTeam, overrides: Parameters<typeof makeEvent>[2] = {}) {
+  return makeEvent(app.orm.em.fork(), team.teamId, {
+    status: 'processing',
+    leaseToken: randomUUID(),
+    leaseExpiresAt: new Date(Date.now() + 60_000),
+    ...overrides,
+  });
+}
+
+function ending(event: { id: string; leaseToken: string | null }, ok: boolean): AttemptRecord {
+  return {
+    id: event.id,
+    leaseToken: event.leaseToken ?? '',
+    status: ok ? 'success' : 'failed',
+    executedAt: new Date(),
+    responseStatus: ok ? 200 : 500,
+    responseHeaders: {},
+    responseBody: '',
+    responseDuration: 5,
+    responseError: ok ? null : 'HTTP 500',
+    originalStatus: null,
+    originalId: event.id,
+    retry: null,
+  };
+}
+
+const record = (records: AttemptRecord[]) => recordOutcomes(app.orm.em.fork(), timers, records);
+
+async function alertsOf(
+  teamId: string,
+): Promise<{ payload: { type: string; data: Record<string, unknown> } }[]> {
+  return app.sql('select payload from events where team_id = $1 and alert order by created_at', [teamId]);
+}
+
+async function cronRow(id: string) {
+  const [row] = await app.sql<{
+    is_active: boolean;
+    consecutive_failures: number;
+    last_status: string | null;
+    paused_reason: string | null;
+  }>('select is_active, consecutive_failures, last_status, paused_reason from crons where id = $1', [id]);
+  return row;
+}
+
+describe('recording the end of a cron occurrence', () => {
+  it('counts failed occurrences, resets on a success, and ignores manual runs', async () => {
+    const team = await app.createTeam();
+    const cron = await makeCron(app.orm.em.fork(), team.teamId, { pauseAfterFailures: 10 });
+    const at = (s: number) => new Date(Date.now() + 3_600_000 + s * 1000);
+    const [a, b] = [
+      await claimed(team, { cronId: cron.id, scheduledAt: at(1) }),
+      await claimed(team, { cronId: cron.id, scheduledAt: at(2) }),
+    ];
+    await record([ending(a, false), ending(b, false)]);
+    expect(await cronRow(cron.id)).toMatchObject({
+      consecutive_failures: 2,
+      last_status: 'failed',
+      is_active: true,
+    });
+
+    const run = await claimed(team, { cronId: cron.id, scheduledAt: at(3) });
+    await app.sql('update events set triggered = true where id = $1', [run.id]);
+    await record([ending(run, true)]);
+    expect(await cronRow(cron.id)).toMatchObject({ consecutive_failures: 2 });
+
+    const c = await claimed(team, { cronId: cron.id, scheduledAt: at(4) });
+    const d = await claimed(team, { cronId: cron.id, scheduledAt: at(5) });
+    // In one batch, a success then a failure: the streak is the failures after the last success.
+    await record([ending(d, false), ending(c, true)]);
+    expect(await cronRow(cron.id)).toMatchObject({ consecutive_failures: 1, last_status: 'failed' });
+  });
+
+  it('pauses once when the streak reaches pause_after_failures, dropping its pending events', async () => {
+    const team = await app.createTeam();
+    await setAlertUrl(app.orm.em.fork(), team.teamId, 'https://ops.example.com/alerts', new Date());
+    const cron = await makeCron(app.orm.em.fork(), team.teamId, { pauseAfterFailures: 2 });
+    const pending = await makeEvent(app.orm.em.fork(), team.teamId, { cronId: cron.id });
+    const first = await claimed(team, { cronId: cron.id });
+    const second = await claimed(team, { cronId: cron.id });
+    const third = await claimed(team, { cronId: cron.id });
+    await record([ending(first, false)]);
+    await record([ending(second, false)]);
+    expect(await cronRow(cron.id)).toMatchObject({
+      is_active: false,
+      paused_reason: 'failures',
+      consecutive_failures: 2,
+    });
+    expect(await app.sql('select id from events where id = $1', [pending.id])).toEqual([]);
+    // An occurrence still in flight when the cron paused fails too: no second pause, no second alert.
+    await record([ending(third, false)]);
+    const alerts = await alertsOf(team.teamId);
+    expect(alerts.filter((alert) => alert.payload.type === 'cron.paused')).toHaveLength(1);
+    expect(alerts.filter((alert) => alert.payload.type === 'event.failed')).toHaveLength(3);
+  });
+});
+
+describe('failure alerts', () => {
+  it('alerts once about a manual event whose final attempt failed, and never about an alert', async () => {
+    const team = await app.createTeam();
+    await setAlertUrl(app.orm.em.fork(), team.teamId, 'https://ops.example.com/alerts', new Date());
+    const event = await claimed(team, { webhookUrl: 'https://example.com/broken' });
+    await record([ending(event, false)]);
+    const [alert] = await alertsOf(team.teamId);
+    expect(alert?.payload).toMatchObject({
+      type: 'event.failed',
+      data: { event_id: event.id, webhook_url: 'https://example.com/broken', response_status: 500 },
+    });
+
+    const [alertRow] = await app.sql<{ id: string }>('select id from events where team_id = $1 and alert', [
+      team.teamId,
+    ]);
+    const leaseToken = randomUUID();
+    await app.sql(`update events set status = 'processing', lease_token = $2 where id = $1`, [
+      alertRow?.id,
+      leaseToken,
+    ]);
+    await record([ending({ id: alertRow?.id ?? '', leaseToken }, false)]);
+    expect(await alertsOf(team.teamId)).toHaveLength(1);
+  });
+
+  it('sends nothing when the team has no alert URL', async () => {
+    const team = await app.createTeam();
+    await record([ending(await claimed(team), false)]);
+    expect(await alertsOf(team.teamId)).toEqual([]);
+  });
+});
+
+describe('the read-only cron fields', () => {
+  it('shows the next run of an active cron, null when inactive, and no history yet', async () => {
+    const team = await app.createTeam();
+    const body = cronBody({ cron_expression: '0 3 * * *' });
+    const active = expectBody(
+      await app.request('POST', '/api/v1/crons', { key: team.key, body }),
+      201,
+      bodies.cron,
+    ).data;
+    const next = new Date();
+    next.setUTCHours(3, 0, 0, 0);
+    if (next.getTime() <= Date.now()) next.setUTCDate(next.getUTCDate() + 1);
+    expect(active).toMatchObject({
+      next_run_at: next.toISOString(),
+      last_run_at: null,
+      last_status: null,
+      consecutive_failures: 0,
+      paused_reason: null,
+      pause_after_failures: null,
+    });
+    const inactive = await app.request('POST', '/api/v1/crons', {
+      key: team.key,
+      body: { ...body, is_active: false },
+    });
+    expect(expectBody(inactive, 201, bodies.cron).data.next_run_at).toBeNull();
+  });
+
+  it.each([0, 1001, 1.5, '3'])('refuses pause_after_failures %j with 400 naming it', async (value) => {
+    const team = await app.createTeam();
+    const issues = expectValidationError(
+      await app.request('POST', '/api/v1/crons', {
+        key: team.key,
+        body: cronBody({ pause_after_failures: value as number }),
+      }),
+    );
+    expect(issues.map((issue) => issue.path)).toEqual([['pause_after_failures']]);
+  });
+
+  it.each([1, 1000, null])('accepts pause_after_failures %j', async (value) => {
+    const team = await app.createTeam();
+    const cron = await app.request('POST', '/api/v1/crons', {
+      key: team.key,
+      body: cronBody({ pause_after_failures: value }),
+    });
+    expect(expectBody(cron, 201, bodies.cron).data.pause_after_failures).toBe(value);
+  });
+
+  it('refuses a read-only field in a body', async () => {
+    const team = await app.createTeam();
+    const issues = expectValidationError(
+      await app.request('POST', '/api/v1/crons', {
+        key: team.key,
+        body: { ...cronBody(), consecutive_failures: 0 },
+      }),
+    );
+    expect(issues.map((issue) => issue.path)).toEqual([['consecutive_failures']]);
+  });
+});

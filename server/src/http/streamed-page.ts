@@ -1,0 +1,32 @@
+import { Readable } from 'node:stream';
+import type { Pagination } from '@webhook-scheduler/contract';
+import type { Response } from 'express';
+
+/**
+ * `{ "data": [...], "pagination": {...} }` written as its rows are read, one chunk at a time, with
+ * backpressure: a list of large payloads costs the memory of a chunk, not of the page. A failure
+ * after the first byte cannot become an error answer any more, so it cuts the connection (the
+ * client sees an incomplete body, never a truncated one that parses).
+ *
+ * Typed as the page it sends: ts-rest pipes a stream body as it is.
+ */
+export function streamedPage<Row, Dto>(
+  chunks: AsyncIterable<Row[]>,
+  toDto: (row: Row) => Dto,
+  pagination: Pagination,
+  res: Response,
+): { data: Dto[]; pagination: Pagination } {
+  async function* json(): AsyncGenerator<string> {
+    yield '{"data":[';
+    let first = true;
+    for await (const rows of chunks) {
+      if (rows.length === 0) continue;
+      yield `${first ? '' : ','}${rows.map((row) => JSON.stringify(toDto(row))).join(',')}`;
+      first = false;
+    }
+    yield `],"pagination":${JSON.stringify(pagination)}}`;
+  }
+  const stream = Readable.from(json(), { objectMode: false });
+  stream.once('error', (error) => res.destroy(error));
+  return stream as unknown as { data: Dto[]; pagination: Pagination };
+}

@@ -1,0 +1,94 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Timers } from '@webhook-scheduler/scheduler';
+import { type StoredEvent, describeDeliverySemantics } from '@webhook-scheduler/scheduler/testing';
+import { afterAll, beforeAll } from 'vitest';
+import { makeCron, makeEvent } from '../../test/factories.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { asDate, rawQuery } from '../shared/raw-query.js';
+import { createEventStore } from './event-store.js';
+
+let db: TestDatabase;
+let orm: MikroORM;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  orm = await createOrm(db.connection, 4);
+});
+
+afterAll(async () => {
+  await orm.close();
+  await db.drop();
+});
+
+interface Row {
+  status: StoredEvent['status'];
+  retry_of: string | null;
+  attempt: number;
+  scheduled_at: string;
+  lease_token: string | null;
+  lease_owner: number | null;
+  lease_expires_at: string | null;
+  claim_count: number;
+  executed_at: string | null;
+  response_status: number | null;
+  response_error: string | null;
+}
+
+const maybeDate = (value: string | null) => (value === null ? null : asDate(value));
+
+async function read(id: string): Promise<StoredEvent | undefined> {
+  const [row] = await rawQuery<Row>(
+    orm.em.fork(),
+    `select status, retry_of, attempt, scheduled_at, lease_token, lease_owner, lease_expires_at, claim_count,
+            executed_at, response_status, response_error
+     from events where id = $1`,
+    [id],
+  );
+  return (
+    row && {
+      status: row.status,
+      retryOf: row.retry_of,
+      attempt: row.attempt,
+      scheduledAt: asDate(row.scheduled_at),
+      leaseToken: row.lease_token,
+      leaseOwner: row.lease_owner,
+      leaseExpiresAt: maybeDate(row.lease_expires_at),
+      claimCount: row.claim_count,
+      executedAt: maybeDate(row.executed_at),
+      responseStatus: row.response_status,
+      responseError: row.response_error,
+    }
+  );
+}
+
+async function ensureTeams(ids: string[]): Promise<void> {
+  await rawQuery(
+    orm.em.fork(),
+    `insert into teams (id, name, signing_secret, created_at, updated_at)
+     select id, 'semantics', 'whsec_semantics', now(), now() from unnest($1::uuid[]) as t(id)
+     on conflict do nothing`,
+    [[...new Set(ids)]],
+  );
+}
+
+// The store reads the database clock, which only real time moves: time passes by waiting.
+describeDeliverySemantics('PostgreSQL', async () => {
+  const em = orm.em.fork();
+  await rawQuery(em, 'truncate events, teams cascade');
+  return {
+    store: createEventStore(orm, new Timers({ leadMs: 200, shards: 1 })),
+    seed: async (events) => {
+      await ensureTeams(events.map((event) => event.teamId));
+      for (const event of events) await makeEvent(em, event.teamId, event);
+    },
+    seedCrons: async (crons) => {
+      await ensureTeams(crons.map((cron) => cron.teamId));
+      for (const cron of crons) await makeCron(em, cron.teamId, cron);
+    },
+    read,
+    now: () => new Date(),
+    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    close: () => Promise.resolve(),
+  };
+});
