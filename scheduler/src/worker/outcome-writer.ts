@@ -14,17 +14,19 @@ export interface OutcomeWriterOptions {
 }
 
 /**
- * Writes attempt outcomes in batches (one statement per batch). A failed write is retried with
- * backoff for as long as the leases hold; past that the outcome is dropped and the reconcile job
- * re-delivers the attempt (at least once, never lost).
+ * Writes attempt outcomes in batches (one statement per batch), one batch at a time: outcomes that
+ * arrive while a batch is being written make the next one (group commit), so batches grow as the
+ * database slows instead of queueing up small ones. A failed write is retried with backoff for as
+ * long as the leases hold; past that the outcome is dropped and the reconcile job re-delivers the
+ * attempt (at least once, never lost).
  */
 export class OutcomeWriter {
   #queue: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> = Promise.resolve();
+  #writing: Promise<void> | undefined;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'record'>,
     private readonly logger: Logger,
     private readonly options: OutcomeWriterOptions,
   ) {}
@@ -33,26 +35,35 @@ export class OutcomeWriter {
   add(record: AttemptRecord, deadline: number): Promise<void> {
     return new Promise<void>((done) => {
       this.#queue.push({ record, deadline, done });
-      if (this.#queue.length >= this.options.maxBatch) this.#startBatches();
-      else this.#timer ??= setTimeout(() => this.#startBatches(), this.options.maxDelayMs);
+      this.#schedule();
     });
   }
 
   /** Writes everything queued so far. */
   async flush(): Promise<void> {
-    this.#startBatches();
+    this.#start();
     await this.#writing;
   }
 
-  #startBatches(): void {
+  /** While a batch is being written, the queue waits for it; otherwise for a full batch or the delay. */
+  #schedule(): void {
+    if (this.#writing || this.#queue.length === 0) return;
+    if (this.#queue.length >= this.options.maxBatch) this.#start();
+    else this.#timer ??= setTimeout(() => this.#start(), this.options.maxDelayMs);
+  }
+
+  #start(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const batch = this.#queue.splice(0, this.options.maxBatch);
-    if (batch.length === 0) return;
-    this.#writing = this.#writing.then(() => this.#write(batch));
-    if (this.#queue.length >= this.options.maxBatch) this.#startBatches();
-    else if (this.#queue.length > 0)
-      this.#timer = setTimeout(() => this.#startBatches(), this.options.maxDelayMs);
+    if (this.#writing) return;
+    this.#writing = this.#writeQueued().finally(() => {
+      this.#writing = undefined;
+      this.#schedule();
+    });
+  }
+
+  async #writeQueued(): Promise<void> {
+    while (this.#queue.length > 0) await this.#write(this.#queue.splice(0, this.options.maxBatch));
   }
 
   async #write(batch: Pending[]): Promise<void> {
