@@ -100,30 +100,37 @@ describe('fair delivery between teams', () => {
 });
 
 describe('calls per destination', () => {
-  it('sends at most the destination limit at once to one host:port, across teams, and loses none', async () => {
-    app = await start({
-      tuning: { maxInFlight: 100, teamMaxInFlight: 100, destinationMaxInFlight: 4 },
-      webhookTimeoutMs: 10_000,
-    });
-    const [first, second] = [await app.createTeam('first'), await app.createTeam('second')];
-    const target = await receiver();
-    target.reply('/slow', { delayMs: 1200 });
-    const due = Date.now() + 2500;
-    const ids = [
-      ...(await schedule(first, 8, `${target.url}/slow`, () => due)),
-      ...(await schedule(second, 8, `${target.url}/slow`, () => due)),
-    ];
-    await eventually(
-      () => ended(ids),
-      (s) => s.success === ids.length,
-      30_000,
-    );
-    expect(mostAtOnce(target.requests, 1000)).toBe(4);
-    // Both teams were served in turn at that destination, not one after the other.
-    const firstFour = target.requests.slice(0, 4).map((call) => String(call.headers['webhook-id']));
-    const ofFirst = new Set(ids.slice(0, 8));
-    expect(firstFour.filter((id) => ofFirst.has(id))).toHaveLength(2);
-  });
+  it.each([
+    ['stored with each event', false],
+    ['computed for events stored before the column', true],
+  ])(
+    'sends at most the destination limit at once to one host:port, across teams, and loses none (destination %s)',
+    async (_, unstored) => {
+      app = await start({
+        tuning: { maxInFlight: 100, teamMaxInFlight: 100, destinationMaxInFlight: 4 },
+        webhookTimeoutMs: 10_000,
+      });
+      const [first, second] = [await app.createTeam('first'), await app.createTeam('second')];
+      const target = await receiver();
+      target.reply('/slow', { delayMs: 1200 });
+      const due = Date.now() + 2500;
+      const ids = [
+        ...(await schedule(first, 8, `${target.url}/slow`, () => due)),
+        ...(await schedule(second, 8, `${target.url}/slow`, () => due)),
+      ];
+      if (unstored) await app.sql('update events set destination = null where id = any($1)', [ids]);
+      await eventually(
+        () => ended(ids),
+        (s) => s.success === ids.length,
+        30_000,
+      );
+      expect(mostAtOnce(target.requests, 1000)).toBe(4);
+      // Both teams were served in turn at that destination, not one after the other.
+      const firstFour = target.requests.slice(0, 4).map((call) => String(call.headers['webhook-id']));
+      const ofFirst = new Set(ids.slice(0, 8));
+      expect(firstFour.filter((id) => ofFirst.has(id))).toHaveLength(2);
+    },
+  );
 });
 
 describe('the destination of a webhook URL', () => {
@@ -146,5 +153,25 @@ describe('the destination of a webhook URL', () => {
       url,
     ]);
     expect(row?.destination).toBe(destination);
+  });
+
+  it('is stored with an event when it is created and when its URL changes', async () => {
+    const team = await plain.createTeam();
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const created = await plain.request('POST', '/api/v1/events', {
+      key: team.key,
+      body: { webhook_url: 'https://Example.COM:443/hook', scheduled_at: at },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.data.id as string;
+    const stored = () =>
+      plain.sql<{ destination: string }>('select destination from events where id = $1', [id]);
+    expect((await stored())[0]?.destination).toBe('example.com');
+    const updated = await plain.request('PUT', `/api/v1/events/${id}`, {
+      key: team.key,
+      body: { webhook_url: 'http://example.com:8080/other', scheduled_at: at },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect((await stored())[0]?.destination).toBe('example.com:8080');
   });
 });

@@ -25,8 +25,11 @@ export type AttemptRow = Pick<
   destination: string;
 };
 
+/** An event's destination; events from before the column have none stored. */
+export const DESTINATION = `coalesce(e.destination, webhook_destination(e.webhook_url))`;
+
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
-  e.headers, e.payload, e.retry_config, e.lease_token, e.claim_count`;
+  e.headers, e.payload, e.retry_config, e.lease_token, e.claim_count, ${DESTINATION} as destination`;
 // The previous secret signs too until its rotation grace period ends.
 export const SECRETS = `t.signing_secret,
   case when t.previous_secret_expires_at > clock_timestamp() then t.previous_signing_secret end as previous_signing_secret`;

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate, rawQuery } from '../../shared/raw-query.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, DESTINATION, SECRETS, toAttempt } from './attempt-row.js';
 
 /** The scheduler's claims: leases on due events, within the teams' and destinations' shares. */
 
 /** The claimed rows, their destination, and the team's signing secrets. */
-const CLAIMED = `select e.*, webhook_destination(e.webhook_url) as destination, ${SECRETS}
+const CLAIMED = `select e.*, ${SECRETS}
   from claimed e join teams t on t.id = e.team_id order by e.scheduled_at`;
 
 /**
@@ -36,14 +36,15 @@ function claimStatement(candidates: string): string {
       order by team_rank, scheduled_at
       limit $1
     ), due as (
-      select e.id from events e join chosen c on c.id = e.id
-      where e.status = 'pending'
+      -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
+      select e.id from events e
+      where e.id = any(array(select id from chosen)) and e.status = 'pending'
       for update of e skip locked
     ), claimed as (
       update events e
       set status = 'processing', lease_token = $2, lease_owner = $4, claim_count = e.claim_count + 1,
           lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond', updated_at = clock_timestamp()
-      from due where e.id = due.id
+      where e.id = any(array(select id from due))
       returning ${ATTEMPT_COLUMNS}
     )
     ${CLAIMED}`;
@@ -68,7 +69,8 @@ const SLOT_LOOKAHEAD = 4;
 
 // Teams at their share are skipped in the index scan, so their backlog costs a slot nothing.
 const SLOT_CLAIM = claimStatement(`candidates as (
-    select id, team_id, scheduled_at, webhook_destination(webhook_url) as destination from events
+    select e.id, e.team_id, e.scheduled_at, ${DESTINATION} as destination
+    from events e
     where status = 'pending' and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= clock_timestamp()
       and team_id not in (select team_id from team_room where room = 0)
     order by scheduled_at
@@ -107,7 +109,7 @@ const BACKLOG_CLAIM = claimStatement(`pending_teams as (
     select c.* from pending_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
-      select e.id, e.team_id, e.scheduled_at, webhook_destination(e.webhook_url) as destination
+      select e.id, e.team_id, e.scheduled_at, ${DESTINATION} as destination
       from events e
       where e.status = 'pending' and e.team_id = p.team_id and e.scheduled_at <= clock_timestamp()
       order by e.scheduled_at

@@ -42,7 +42,10 @@ const RECORD = `with input as (
         response_duration = i.response_duration, response_error = i.response_error,
         lease_token = null, lease_owner = null, lease_expires_at = null, updated_at = clock_timestamp()
     from input i
-    where e.id = i.id and e.lease_token = i.lease_token and e.status = 'processing'
+    -- The id array steers the planner to the primary key: statistics taken between bursts count no
+    -- processing rows, and a plan built on that compares every input with every leased row.
+    where e.id = any(array(select id from input)) and e.id = i.id and e.lease_token = i.lease_token
+      and e.status = 'processing'
     returning e.id
   ), settled as (
     update events o set status = i.original_status, updated_at = clock_timestamp()
@@ -202,7 +205,7 @@ export async function expiredLeases(
 ): Promise<ClaimedAttempt[]> {
   const rows = await rawQuery<AttemptRow>(
     em,
-    `select ${ATTEMPT_COLUMNS}, webhook_destination(e.webhook_url) as destination, ${SECRETS}
+    `select ${ATTEMPT_COLUMNS}, ${SECRETS}
      from events e join teams t on t.id = e.team_id
      where e.status = 'processing' and e.lease_expires_at is not null
        and (e.lease_expires_at < clock_timestamp() or e.lease_owner = any($2))

@@ -26,7 +26,7 @@ export async function updateEventDefinition(
 ): Promise<EventRow> {
   const [row] = await rawQuery<EventRow>(
     tx,
-    `update events set webhook_url = $2, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
+    `update events set webhook_url = $2, destination = webhook_destination($2), scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
                        retry_config = $7::jsonb, updated_at = $8
      where id = $1 returning ${eventColumns()}`,
     [

@@ -27,9 +27,11 @@ export interface PendingEvent {
 }
 
 const INSERT = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
-                                    status, webhook_url, method, headers, payload, retry_config, created_at, updated_at)
+                                    status, webhook_url, destination, method, headers, payload, retry_config,
+                                    created_at, updated_at)
   select d.id, d.team_id, d.cron_id, d.retry_of, d.replay_of, d.triggered, d.alert, d.attempt, d.scheduled_at,
-         'pending', d.webhook_url, d.method, d.headers, d.payload, d.retry_config, $2, $2
+         'pending', d.webhook_url, webhook_destination(d.webhook_url), d.method, d.headers, d.payload,
+         d.retry_config, $2, $2
   from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, replay_of uuid,
        triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, method text, headers jsonb,
        payload jsonb, retry_config jsonb)
