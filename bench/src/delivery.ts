@@ -21,6 +21,10 @@ const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const PUNCTUALITY_EVENTS = 3000;
 const PUNCTUALITY_SPREAD_MS = 10_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
+// For experiments: skip the two-scheduler run, or change the schema before measuring (e.g. drop an
+// index to see what it costs).
+const SET_UPS = (process.env.BENCH_SCHEDULERS ?? '1,2').split(',').map(Number) as (1 | 2)[];
+const SETUP_SQL = process.env.BENCH_SETUP_SQL;
 
 interface Setup {
   /** Processes whose CPU time is measured: the service processes, PostgreSQL, the receiver. */
@@ -45,15 +49,30 @@ async function connect(dataDir: string): Promise<pg.Client> {
 /** All events due at one instant, inserted in bulk with their slot jobs; time until all are recorded. */
 async function throughput(setup: Setup, receiverUrl: string) {
   const dueAt = new Date(Date.now() + 3000);
+  // Stored as the service stores them: with their destination, unless the service (a baseline)
+  // predates that column.
+  const { rows: destinationColumn } = await setup.db.query(
+    `select 1 from information_schema.columns where table_name = 'events' and column_name = 'destination'`,
+  );
+  const [column, value] =
+    destinationColumn.length > 0 ? [', destination', ', webhook_destination($3)'] : ['', ''];
   await setup.db.query(
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
-     select gen_random_uuid(), $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${column})
+     select gen_random_uuid(), $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()${value}
      from generate_series(1, $4)`,
     [setup.teamId, dueAt, `${receiverUrl}/throughput`, THROUGHPUT_EVENTS],
   );
   const timers = new Timers({ leadMs: 200, shards: 2 });
   await timers.cover(setup.db, timers.uncovered([dueAt], new Date()), new Date());
+  const statsBefore = await databaseStats(setup.db);
   const cpuBefore = await cpuOf(setup.cpu);
+  // The receiver is asked first: counting rows in the database while it works would add to the
+  // CPU measured for PostgreSQL.
+  await waitFor(
+    async () => ((await peekReceiver(receiverUrl)).unique >= THROUGHPUT_EVENTS ? true : undefined),
+    'the throughput calls',
+    300_000,
+  );
   const doneAt = await waitFor(
     async () => {
       const { rows } = await setup.db.query<{ n: string }>(
@@ -71,6 +90,9 @@ async function throughput(setup: Setup, receiverUrl: string) {
     [`${receiverUrl}/throughput`],
   );
   const cpuAfter = await cpuOf(setup.cpu);
+  // PostgreSQL publishes its counters up to a second late.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const statsAfter = await databaseStats(setup.db);
   const perDelivery = (key: keyof typeof cpuAfter) =>
     Math.round(((cpuAfter[key] - cpuBefore[key]) * 1000) / THROUGHPUT_EVENTS);
   const seconds = (doneAt - dueAt.getTime()) / 1000;
@@ -81,6 +103,7 @@ async function throughput(setup: Setup, receiverUrl: string) {
       postgres: perDelivery('postgres'),
       receiver: perDelivery('receiver'),
     },
+    perThousandDeliveries: perThousand(statsBefore, statsAfter),
     events: THROUGHPUT_EVENTS,
     recordedPerSecond: Math.round(THROUGHPUT_EVENTS / seconds),
     sentPerSecond: row
@@ -88,6 +111,25 @@ async function throughput(setup: Setup, receiverUrl: string) {
       : 0,
     failed: Number(row?.failed ?? 0),
   };
+}
+
+/** Transactions and row writes of the whole database, from PostgreSQL's statistics. */
+async function databaseStats(db: pg.Client) {
+  const { rows } = await db.query<Record<string, string>>(
+    `select d.xact_commit, t.n_tup_upd as event_updates, t.n_tup_hot_upd as event_hot_updates
+     from pg_stat_database d, pg_stat_user_tables t
+     where d.datname = current_database() and t.relname = 'events'`,
+  );
+  return Object.fromEntries(Object.entries(rows[0]!).map(([key, value]) => [key, Number(value)]));
+}
+
+function perThousand(before: Record<string, number>, after: Record<string, number>) {
+  return Object.fromEntries(
+    Object.keys(after).map((key) => [
+      key,
+      Math.round(((after[key]! - before[key]!) * 1000) / THROUGHPUT_EVENTS),
+    ]),
+  );
 }
 
 /** Events spread over 10 s, created through the API; lateness = executed_at − scheduled_at. */
@@ -167,6 +209,10 @@ async function cpuOf(pids: Setup['cpu']) {
   return { service, postgres: await treeCpuMs(pids.postgres), receiver: await treeCpuMs(pids.receiver) };
 }
 
+async function peekReceiver(receiverUrl: string) {
+  return (await (await fetch(`${receiverUrl}/stats`)).json()) as { unique: number };
+}
+
 async function receiverStats(receiverUrl: string) {
   const stats = (await (await fetch(`${receiverUrl}/stats`)).json()) as {
     requests: number;
@@ -189,6 +235,8 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
       processes.push(await startService('scheduler', PORT + 2, data.dir));
     }
     const db = await connect(data.dir);
+    for (const statement of SETUP_SQL?.split(';').filter((sql) => sql.trim()) ?? [])
+      await db.query(statement);
     const key = firstKey(processes[0]!);
     const { rows } = await db.query<{ id: string }>('select team_id as id from api_keys limit 1');
     const cpu = {
@@ -229,15 +277,17 @@ const receiver = await startReceiver();
 try {
   const raw = await rawLimit(receiver.url);
   await receiverStats(receiver.url);
-  const one = await run(1, receiver.url, receiver.child.pid ?? 0);
-  const two = await run(2, receiver.url, receiver.child.pid ?? 0);
+  const runs = [];
+  for (const schedulers of SET_UPS) runs.push(await run(schedulers, receiver.url, receiver.child.pid ?? 0));
   const result = {
     date: new Date().toISOString(),
     cpus: (await import('node:os')).cpus().length,
+    setupSql: SETUP_SQL,
     raw,
-    runs: [one, two],
+    runs,
   };
-  const file = new URL(`../results/delivery-${result.date.slice(0, 10)}.json`, import.meta.url);
+  const name = process.env.BENCH_RESULT ?? `delivery-${result.date.slice(0, 10)}`;
+  const file = new URL(`../results/${name}.json`, import.meta.url);
   await writeFile(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
 } finally {
