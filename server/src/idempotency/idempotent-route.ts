@@ -18,7 +18,8 @@ export async function answerOnce<Status extends number, Body>(
   const request = {
     teamId: teamOf(req),
     key,
-    fingerprint: requestFingerprint(req.method, req.baseUrl + req.path, req.body),
+    // Only a keyed request is ever compared with another.
+    fingerprint: key === undefined ? '' : requestFingerprint(req.method, req.baseUrl + req.path, req.body),
     now,
   };
   const answer = await runOnce(em, request, work);

@@ -10,6 +10,7 @@ import { Migration20261122000000_dashboard } from './Migration20261122000000_das
 import { Migration20261123000000_lease_owner } from './Migration20261123000000_lease_owner.js';
 import { Migration20261123100000_fair_claims } from './Migration20261123100000_fair_claims.js';
 import { Migration20261123120000_event_expiry } from './Migration20261123120000_event_expiry.js';
+import { Migration20261125010000_foreign_key_indexes } from './Migration20261125010000_foreign_key_indexes.js';
 import { Migration20261125000000_event_destination } from './Migration20261125000000_event_destination.js';
 import { Migration20261124000000_team_limits } from './Migration20261124000000_team_limits.js';
 import { Migration20261123100000_scheduled_order } from './Migration20261123100000_scheduled_order.js';
@@ -61,4 +62,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261123130000_cron_health_and_alerts,
   },
   { name: 'Migration20261125000000_event_destination', class: Migration20261125000000_event_destination },
+  { name: 'Migration20261125010000_foreign_key_indexes', class: Migration20261125010000_foreign_key_indexes },
 ];
