@@ -204,9 +204,16 @@ export const WebhookHeaders = z
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 /** Any JSON value. */
-export const JsonValue: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(JsonValue)]),
-);
+export const JsonValue: z.ZodType<Json> = z.lazy(() => jsonValueUnion);
+// Built once: zod calls a lazy schema's getter on every parse, for every value of the payload.
+const jsonValueUnion: z.ZodType<Json> = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(JsonValue),
+  z.record(JsonValue),
+]);
 
 /**
  * A webhook's payload as accepted on `POST` and `PUT`: any JSON value, or null (the default) for no
