@@ -8,20 +8,6 @@ export interface Candidate {
   destination: string;
 }
 
-/**
- * The `host:port` a webhook URL calls, as PostgreSQL's `webhook_destination()` computes it: the
- * authority lowercased, user info dropped, the scheme's default port omitted.
- */
-export function webhookDestination(url: string): string {
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(url)?.[1]?.toLowerCase();
-  // eslint-disable-next-line no-control-regex -- the SQL stops at control characters too
-  const raw = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/#?\x00-\x1f\x7f]*)/.exec(url)?.[1];
-  const authority = raw?.replace(/^.*@/, '').toLowerCase() ?? '';
-  if (scheme === 'http' && authority.endsWith(':80')) return authority.slice(0, -3);
-  if (scheme === 'https' && authority.endsWith(':443')) return authority.slice(0, -4);
-  return authority;
-}
-
 const byTime = (a: Candidate, b: Candidate) =>
   a.scheduledAt.getTime() - b.scheduledAt.getTime() || a.id.localeCompare(b.id);
 

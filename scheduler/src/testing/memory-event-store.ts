@@ -1,12 +1,7 @@
 import type { EventStatus } from '@webhook-scheduler/contract';
 import type { AttemptRecord, ClaimOptions, ClaimedAttempt, EventStore, RetryAttempt } from '../ports.js';
-import {
-  type Candidate,
-  backlogCandidates,
-  chooseClaims,
-  slotCandidates,
-  webhookDestination,
-} from './memory-claims.js';
+import { webhookDestination } from '../destination.js';
+import { type Candidate, backlogCandidates, chooseClaims, slotCandidates } from './memory-claims.js';
 import { type MemoryCron, occurrencesToAdd } from './memory-crons.js';
 
 /** One stored event: the columns the delivery statements read and write. */

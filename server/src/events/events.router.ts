@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { contract } from '@webhook-scheduler/contract';
 import { type Implementation, type RouteDeps, teamOf } from '../http/deps.js';
-import { streamedPage } from '../http/streamed-page.js';
+import { collectedPage, streamedPage } from '../http/streamed-page.js';
 import { answerOnce } from '../idempotency/idempotent-route.js';
 import { toEventDto } from './event.dto.js';
 import {
@@ -26,8 +26,9 @@ export function eventsRouter({
   const writes = { scheduling, limits: teamLimits };
   return s.router(contract.events, {
     list: async ({ query, req, res }) => {
-      const { chunks, total } = await listEvents(orm.em, teamOf(req), query);
+      const { chunks, total, oneStatement } = await listEvents(orm.em, teamOf(req), query);
       const pagination = { page: query.page, limit: query.limit, total };
+      if (oneStatement) return { status: 200, body: await collectedPage(chunks, toEventDto, pagination) };
       res.type('application/json');
       return { status: 200, body: streamedPage(chunks, toEventDto, pagination, res) };
     },

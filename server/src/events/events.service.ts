@@ -21,6 +21,7 @@ import {
   countPendingApiEvents,
   findAttempts,
   findEvent,
+  STREAM_CHUNK,
   pageOfEventsInChunks,
 } from './store/event-queries.js';
 import { type PendingEvent, insertPendingEvent, insertPendingEvents } from './store/pending-events.js';
@@ -69,7 +70,7 @@ export async function listEvents(
   em: EntityManager,
   teamId: string,
   query: ListQuery,
-): Promise<{ chunks: AsyncIterable<EventRow[]>; total: number }> {
+): Promise<{ chunks: AsyncIterable<EventRow[]>; total: number; oneStatement: boolean }> {
   const filter = {
     teamId,
     status: query.status,
@@ -80,7 +81,11 @@ export async function listEvents(
   const total = await countEvents(em, filter);
   assertPageInRange(query, total);
   const order = { page: query.page, limit: query.limit, sort: query.sort ?? 'created_at' };
-  return { chunks: total === 0 ? noChunks() : pageOfEventsInChunks(em.fork(), filter, order), total };
+  return {
+    chunks: total === 0 ? noChunks() : pageOfEventsInChunks(em.fork(), filter, order),
+    total,
+    oneStatement: query.limit <= STREAM_CHUNK,
+  };
 }
 
 /** A new manual original event of the team. */
@@ -98,8 +103,8 @@ export interface EventWriteDeps {
 
 /**
  * Schedules an event: one statement, or a transaction with its second's timer job when it needs
- * one. The pending-events quota is read from its exact counter first; concurrent creates of one
- * team may pass it together, so the limit can be exceeded by at most the requests in flight.
+ * one. The statement checks the pending-events quota against its exact counter; concurrent creates
+ * of one team may pass it together, so the limit can be exceeded by at most the requests in flight.
  */
 export async function createEvent(
   em: EntityManager,
@@ -110,8 +115,7 @@ export async function createEvent(
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  await assertPendingRoom(em, teamId, limits, 1);
-  const [row] = await insertManual(em, teamId, [changes], now, scheduling);
+  const [row] = await insertManual(em, teamId, [changes], now, scheduling, limits);
   if (!row) throw new Error('insert returned no row');
   return row;
 }
@@ -122,9 +126,14 @@ async function insertManual(
   definitions: EventDefinition[],
   now: Date,
   scheduling: Scheduling,
+  limits: TeamLimits,
 ): Promise<EventRow[]> {
   const events = definitions.map((changes) => manualEvent(teamId, changes));
-  const rows = await insertPendingEvents(em, scheduling.timers, events, now, { returnRows: true });
+  const quota = { teamId, limit: limits.max_pending_events };
+  const rows = await insertPendingEvents(em, scheduling.timers, events, now, { returnRows: true, quota });
+  if (rows.length === 0) {
+    throw pendingQuotaError(quota.limit, await countPendingApiEvents(em, teamId), events.length);
+  }
   if (rows.length !== events.length) throw new Error('insert returned fewer rows than events');
   return rows;
 }
@@ -148,13 +157,13 @@ export async function createEvents(
     ),
   ];
   if (issues.length > 0) throw new ValidationError(issues);
-  await assertPendingRoom(em, teamId, limits, inputs.length);
-  return insertManual(em, teamId, inputs.map(toDefinition), now, scheduling);
+  return insertManual(em, teamId, inputs.map(toDefinition), now, scheduling, limits);
 }
 
 /**
  * Refuses `adding` more manual pending events past the team's quota (read from its exact counter;
- * concurrent creates may pass it together by at most the requests in flight).
+ * concurrent creates may pass it together by at most the requests in flight). Creates check it in
+ * their insert statement instead.
  */
 async function assertPendingRoom(
   em: EntityManager,
@@ -164,14 +173,16 @@ async function assertPendingRoom(
 ): Promise<void> {
   const limit = limits.max_pending_events;
   const current = await countPendingApiEvents(em, teamId);
+  if (current + adding > limit) throw pendingQuotaError(limit, current, adding);
+}
+
+function pendingQuotaError(limit: number, current: number, adding: number): QuotaExceededError {
   const refusal = quotaRefusal('pending_events', limit, current);
-  if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
-  if (current + adding > limit) {
-    throw new QuotaExceededError(
-      `Quota exceeded: the team has ${current} pending events, its limit is ${limit}, and this batch adds ${adding}`,
-      { quota: 'pending_events', limit, current },
-    );
-  }
+  if (refusal) return new QuotaExceededError(refusal.message, refusal.details);
+  return new QuotaExceededError(
+    `Quota exceeded: the team has ${current} pending events, its limit is ${limit}, and this batch adds ${adding}`,
+    { quota: 'pending_events', limit, current },
+  );
 }
 
 /** Schedules, due now, a new event with the definition of a finished one (`replay_of` = its id). */

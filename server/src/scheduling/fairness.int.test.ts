@@ -1,3 +1,4 @@
+import { webhookDestination } from '@webhook-scheduler/scheduler';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestSchedulerOptions, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, type Received, eventually, startReceiver } from '../../test/receiver.js';
@@ -153,6 +154,8 @@ describe('the destination of a webhook URL', () => {
       url,
     ]);
     expect(row?.destination).toBe(destination);
+    // What the service stores with each event, and what the database computes for older ones.
+    expect(webhookDestination(url)).toBe(destination);
   });
 
   it('is stored with an event when it is created and when its URL changes', async () => {

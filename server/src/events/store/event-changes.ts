@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import type { Timers } from '@webhook-scheduler/scheduler';
+import { type Timers, webhookDestination } from '@webhook-scheduler/scheduler';
 import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns, jsonParam } from './event-row.js';
 
@@ -26,7 +26,7 @@ export async function updateEventDefinition(
 ): Promise<EventRow> {
   const [row] = await rawQuery<EventRow>(
     tx,
-    `update events set webhook_url = $2, destination = webhook_destination($2), scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
+    `update events set webhook_url = $2, destination = $9, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
                        retry_config = $7::jsonb, updated_at = $8
      where id = $1 returning ${eventColumns()}`,
     [
@@ -38,6 +38,7 @@ export async function updateEventDefinition(
       jsonParam(event.payload),
       jsonParam(event.retryConfig),
       event.now,
+      webhookDestination(event.webhookUrl),
     ],
   );
   if (!row) throw new Error('update returned no row');

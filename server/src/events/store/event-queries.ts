@@ -101,7 +101,7 @@ export async function countPendingApiEvents(em: EntityManager, teamId: string): 
 }
 
 /** Rows read at once when a page is streamed: a page of up to 100 is one statement, as before. */
-const STREAM_CHUNK = 100;
+export const STREAM_CHUNK = 100;
 
 /** Each order of the list, with the id as the tie-break in the same direction. */
 const ORDERS: Record<EventSort, { column: 'created_at' | 'scheduled_at'; descending: boolean }> = {

@@ -1,6 +1,6 @@
 import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import type { Timers } from '@webhook-scheduler/scheduler';
+import { type Timers, webhookDestination } from '@webhook-scheduler/scheduler';
 import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns } from './event-row.js';
 
@@ -26,17 +26,22 @@ export interface PendingEvent {
   alert?: boolean;
 }
 
-const INSERT = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
+const INSERT_ROWS = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
                                     status, webhook_url, destination, method, headers, payload, retry_config,
                                     created_at, updated_at)
   select d.id, d.team_id, d.cron_id, d.retry_of, d.replay_of, d.triggered, d.alert, d.attempt, d.scheduled_at,
-         'pending', d.webhook_url, webhook_destination(d.webhook_url), d.method, d.headers, d.payload,
-         d.retry_config, $2, $2
+         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, $2, $2
   from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, replay_of uuid,
-       triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, method text, headers jsonb,
-       payload jsonb, retry_config jsonb)
-  -- A cron occurrence that exists already (another process materialized it) is skipped.
-  on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null and not triggered do nothing`;
+       triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, destination text,
+       method text, headers jsonb, payload jsonb, retry_config jsonb)`;
+// A cron occurrence that exists already (another process materialized it) is skipped.
+const ON_CONFLICT = `on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null and not triggered
+  do nothing`;
+const INSERT = `${INSERT_ROWS} ${ON_CONFLICT}`;
+// Only while the team's manual pending events stay within the quota ($3 the team, $4 its limit).
+const INSERT_WITHIN_QUOTA = `${INSERT_ROWS}
+  where (select coalesce(sum(n), 0) from pending_event_counts where team_id = $3) + jsonb_array_length($1) <= $4
+  ${ON_CONFLICT}`;
 
 function draft(event: PendingEvent) {
   return {
@@ -50,6 +55,7 @@ function draft(event: PendingEvent) {
     attempt: event.attempt,
     scheduled_at: event.scheduledAt,
     webhook_url: event.webhookUrl,
+    destination: webhookDestination(event.webhookUrl),
     method: event.method,
     headers: event.headers,
     payload: event.payload,
@@ -57,22 +63,32 @@ function draft(event: PendingEvent) {
   };
 }
 
+/** Inserts nothing when the team's manual pending events would pass `limit` (checked in the insert). */
+export interface PendingQuota {
+  teamId: string;
+  limit: number;
+}
+
 /**
  * The one way in for pending events: inserts them and, in the same transaction, the timer jobs of
  * the seconds they fall in (joining the caller's transaction, or opening one when a timer job is
- * needed). Returns the rows inserted, in the order given, when `returnRows` asks for them.
+ * needed). Returns the rows inserted, in the order given, when `returnRows` asks for them; none at
+ * all when `quota` refused them.
  */
 export async function insertPendingEvents(
   em: EntityManager,
   timers: Timers,
   events: PendingEvent[],
   now: Date,
-  { returnRows = false }: { returnRows?: boolean } = {},
+  { returnRows = false, quota }: { returnRows?: boolean; quota?: PendingQuota } = {},
 ): Promise<EventRow[]> {
   if (events.length === 0) return [];
-  const params = [JSON.stringify(events.map(draft)), now];
+  const drafts = JSON.stringify(events.map(draft));
+  const [statement, params] = quota
+    ? [INSERT_WITHIN_QUOTA, [drafts, now, quota.teamId, quota.limit]]
+    : [INSERT, [drafts, now]];
   const insert = (tx: EntityManager) =>
-    rawQuery<EventRow>(tx, returnRows ? `${INSERT} returning ${eventColumns()}` : INSERT, params);
+    rawQuery<EventRow>(tx, returnRows ? `${statement} returning ${eventColumns()}` : statement, params);
   const slots = timers.uncovered(
     events.map((event) => event.scheduledAt),
     now,
