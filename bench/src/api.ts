@@ -34,6 +34,10 @@ try {
   await db.query('vacuum analyze events');
   // Seeding wrote ~100 MB of WAL: let its checkpoint happen now rather than during the first case.
   await db.query('checkpoint');
+  // For experiments: statements run before measuring (e.g. drop an index to see what it costs).
+  for (const statement of process.env.BENCH_SETUP_SQL?.split(';').filter((sql) => sql.trim()) ?? []) {
+    await db.query(statement);
+  }
   const ids = (
     await db.query<{ id: string }>('select id from events order by random() limit 10000')
   ).rows.map((row) => row.id);
@@ -93,7 +97,9 @@ try {
     ],
   ];
   const results = [];
-  for (const [name, options] of cases) {
+  // BENCH_CASES='POST /api/v1/events;GET /api/v1/events/{id}' runs only the cases of these names.
+  const only = process.env.BENCH_CASES?.split(';');
+  for (const [name, options] of cases.filter(([name]) => !only || only.includes(name))) {
     const result = await autocannon({ duration: DURATION_S, ...options });
     results.push({
       name,
