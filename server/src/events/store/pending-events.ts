@@ -40,7 +40,7 @@ const ON_CONFLICT = `on conflict (cron_id, scheduled_at) where cron_id is not nu
 const INSERT = `${INSERT_ROWS} ${ON_CONFLICT}`;
 // Only while the team's manual pending events stay within the quota ($3 the team, $4 its limit).
 const INSERT_WITHIN_QUOTA = `${INSERT_ROWS}
-  where (select coalesce(sum(n), 0) from pending_event_counts where team_id = $3) + jsonb_array_length($1) <= $4
+  where pending_events_within($3, jsonb_array_length($1), $4)
   ${ON_CONFLICT}`;
 
 function draft(event: PendingEvent) {
