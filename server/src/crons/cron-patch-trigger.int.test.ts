@@ -37,6 +37,12 @@ const full = cronBody({
   retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
 });
 
+/** A cron as stored: its `next_run_at` moves with the clock (every 10 s for `full`). */
+function stored<T extends { next_run_at: unknown }>(cron: T): Omit<T, 'next_run_at'> {
+  const { next_run_at: _moves, ...rest } = cron;
+  return rest;
+}
+
 describe('PATCH /api/v1/crons/{id}', () => {
   it('changes the fields given and keeps the others', async () => {
     const team = await app.createTeam();
@@ -46,15 +52,15 @@ describe('PATCH /api/v1/crons/{id}', () => {
       200,
       bodies.cron,
     );
-    expect(data).toEqual({
-      ...cron,
+    expect(stored(data)).toEqual({
+      ...stored(cron),
       webhook_url: 'https://example.com/moved',
       payload: null,
       updated_at: data.updated_at,
     });
     expect(Date.parse(data.updated_at)).toBeGreaterThanOrEqual(Date.parse(cron.updated_at));
     const read = await app.request('GET', `/api/v1/crons/${cron.id}`, { key: team.key });
-    expect(expectBody(read, 200, bodies.cron).data).toEqual(data);
+    expect(stored(expectBody(read, 200, bodies.cron).data)).toEqual(stored(data));
   });
 
   it('replaces the pending events when the schedule changes', async () => {
@@ -88,7 +94,7 @@ describe('PATCH /api/v1/crons/{id}', () => {
     const before = await pendingOf(cron.id);
     for (const body of [{}, { method: 'PUT', is_active: true, timezone: 'Europe/Paris' }]) {
       const { data } = expectBody(await patch(team, cron.id, body), 200, bodies.cron);
-      expect(data).toEqual(cron);
+      expect(stored(data)).toEqual(stored(cron));
     }
     expect((await pendingOf(cron.id)).map((event) => event.id)).toEqual(before.map((event) => event.id));
   });
@@ -115,7 +121,7 @@ describe('PATCH /api/v1/crons/{id}', () => {
     const issues = expectValidationError(await patch(team, cron.id, body));
     expect(issues.map((issue) => issue.path)).toEqual(paths);
     const read = await app.request('GET', `/api/v1/crons/${cron.id}`, { key: team.key });
-    expect(expectBody(read, 200, bodies.cron).data).toEqual(cron);
+    expect(stored(expectBody(read, 200, bodies.cron).data)).toEqual(stored(cron));
   });
 
   it('returns 404 for another team’s cron and an unknown id', async () => {
