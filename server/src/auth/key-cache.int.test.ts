@@ -1,4 +1,6 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeyCache } from './key-cache.js';
 import { type TestApp, startTestApp } from '../../test/harness.js';
 import { eventually } from '../../test/receiver.js';
 
@@ -56,5 +58,24 @@ describe('cached API keys', () => {
     // Revoked while nobody listens: no notification can reach the cache.
     await app.sql('update api_keys set revoked_at = now() where id = $1', [team.keyId]);
     expect((await list(team.key)).status).toBe(401);
+  });
+});
+
+describe('a key revoked by this process', () => {
+  it('is dropped from the cache at once, and a read taken before the drop is not cached', async () => {
+    const cache = new KeyCache(app.db.connection, pino({ level: 'silent' }));
+    await cache.start();
+    try {
+      const key = { id: 'k', teamId: 't', keyHash: 'hash', expiresAt: null, revokedAt: null };
+      cache.set(key, Date.now(), cache.version);
+      expect(cache.get('hash', Date.now())).toEqual(key);
+      const readBefore = cache.version;
+      cache.forget(['hash']);
+      expect(cache.get('hash', Date.now())).toBeUndefined();
+      cache.set(key, Date.now(), readBefore);
+      expect(cache.get('hash', Date.now())).toBeUndefined();
+    } finally {
+      await cache.close();
+    }
   });
 });

@@ -24,7 +24,7 @@ import {
   STREAM_CHUNK,
   pageOfEventsInChunks,
 } from './store/event-queries.js';
-import { type PendingEvent, insertPendingEvent, insertPendingEvents } from './store/pending-events.js';
+import { type PendingEvent, insertPendingEvents } from './store/pending-events.js';
 
 type ListQuery = {
   page: number;
@@ -115,20 +115,20 @@ export async function createEvent(
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  const [row] = await insertManual(em, teamId, [changes], now, scheduling, limits);
+  const [row] = await insertWithinQuota(em, teamId, [manualEvent(teamId, changes)], now, scheduling, limits);
   if (!row) throw new Error('insert returned no row');
   return row;
 }
 
-async function insertManual(
+/** Inserts manual pending events, all or none: none when they would pass the team's quota. */
+async function insertWithinQuota(
   em: EntityManager,
   teamId: string,
-  definitions: EventDefinition[],
+  events: PendingEvent[],
   now: Date,
   scheduling: Scheduling,
   limits: TeamLimits,
 ): Promise<EventRow[]> {
-  const events = definitions.map((changes) => manualEvent(teamId, changes));
   const quota = { teamId, limit: limits.max_pending_events };
   const rows = await insertPendingEvents(em, scheduling.timers, events, now, { returnRows: true, quota });
   if (rows.length === 0) {
@@ -157,23 +157,8 @@ export async function createEvents(
     ),
   ];
   if (issues.length > 0) throw new ValidationError(issues);
-  return insertManual(em, teamId, inputs.map(toDefinition), now, scheduling, limits);
-}
-
-/**
- * Refuses `adding` more manual pending events past the team's quota (read from its exact counter;
- * concurrent creates may pass it together by at most the requests in flight). Creates check it in
- * their insert statement instead.
- */
-async function assertPendingRoom(
-  em: EntityManager,
-  teamId: string,
-  limits: TeamLimits,
-  adding: number,
-): Promise<void> {
-  const limit = limits.max_pending_events;
-  const current = await countPendingApiEvents(em, teamId);
-  if (current + adding > limit) throw pendingQuotaError(limit, current, adding);
+  const events = inputs.map((input) => manualEvent(teamId, toDefinition(input)));
+  return insertWithinQuota(em, teamId, events, now, scheduling, limits);
 }
 
 function pendingQuotaError(limit: number, current: number, adding: number): QuotaExceededError {
@@ -195,7 +180,6 @@ export async function replayEvent(
 ): Promise<EventRow> {
   const source = await getEvent(em, teamId, id);
   refuse(replayRefusal(source));
-  await assertPendingRoom(em, teamId, await limits.forTeam(teamId), 1);
   const replay: PendingEvent = {
     ...manualEvent(teamId, {
       webhookUrl: source.webhook_url,
@@ -207,7 +191,9 @@ export async function replayEvent(
     }),
     replayOf: source.id,
   };
-  return insertPendingEvent(em, scheduling.timers, replay, now);
+  const [row] = await insertWithinQuota(em, teamId, [replay], now, scheduling, await limits.forTeam(teamId));
+  if (!row) throw new Error('insert returned no row');
+  return row;
 }
 
 export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<EventRow> {
