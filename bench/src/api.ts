@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { firstKey, freshDataDir, saveReport, startService } from './processes.ts';
+import { firstKey, freshDataDir, saveReport, setupStatements, startService } from './processes.ts';
 
 const SEEDED = Number(process.env.BENCH_SEEDED ?? 100_000);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -34,10 +34,7 @@ try {
   await db.query('vacuum analyze events');
   // Seeding wrote ~100 MB of WAL: let its checkpoint happen now rather than during the first case.
   await db.query('checkpoint');
-  // For experiments: statements run before measuring (e.g. drop an index to see what it costs).
-  for (const statement of process.env.BENCH_SETUP_SQL?.split(';').filter((sql) => sql.trim()) ?? []) {
-    await db.query(statement);
-  }
+  for (const statement of setupStatements()) await db.query(statement);
   const ids = (
     await db.query<{ id: string }>('select id from events order by random() limit 10000')
   ).rows.map((row) => row.id);

@@ -12,6 +12,7 @@ import {
   firstKey,
   freshDataDir,
   percentile,
+  setupStatements,
   startReceiver,
   startService,
   waitFor,
@@ -21,10 +22,8 @@ const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const PUNCTUALITY_EVENTS = 3000;
 const PUNCTUALITY_SPREAD_MS = 10_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
-// For experiments: skip the two-scheduler run, or change the schema before measuring (e.g. drop an
-// index to see what it costs).
+// For experiments: skip the two-scheduler run.
 const SET_UPS = (process.env.BENCH_SCHEDULERS ?? '1,2').split(',').map(Number) as (1 | 2)[];
-const SETUP_SQL = process.env.BENCH_SETUP_SQL;
 
 interface Setup {
   /** Processes whose CPU time is measured: the service processes, PostgreSQL, the receiver. */
@@ -235,8 +234,7 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
       processes.push(await startService('scheduler', PORT + 2, data.dir));
     }
     const db = await connect(data.dir);
-    for (const statement of SETUP_SQL?.split(';').filter((sql) => sql.trim()) ?? [])
-      await db.query(statement);
+    for (const statement of setupStatements()) await db.query(statement);
     const key = firstKey(processes[0]!);
     const { rows } = await db.query<{ id: string }>('select team_id as id from api_keys limit 1');
     const cpu = {
@@ -282,7 +280,7 @@ try {
   const result = {
     date: new Date().toISOString(),
     cpus: (await import('node:os')).cpus().length,
-    setupSql: SETUP_SQL,
+    setupSql: process.env.BENCH_SETUP_SQL,
     raw,
     runs,
   };

@@ -114,3 +114,8 @@ export async function saveReport(name: string, report: { date: string }): Promis
   await writeFile(path.join(root, 'bench/results', `${name}-${report.date.slice(0, 10)}.json`), text);
   console.log(text);
 }
+
+/** For experiments: the statements of BENCH_SETUP_SQL (e.g. `drop index …` to see what it costs). */
+export function setupStatements(): string[] {
+  return process.env.BENCH_SETUP_SQL?.split(';').filter((sql) => sql.trim()) ?? [];
+}
