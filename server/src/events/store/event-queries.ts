@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
-import { rawQuery } from '../../shared/raw-query.js';
+import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns } from './event-row.js';
 
 /**
@@ -15,7 +15,7 @@ export async function findEvent(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<EventRow | undefined> {
-  const [row] = await rawQuery<EventRow>(
+  const [row] = await preparedQuery<EventRow>(
     em,
     `select ${eventColumns()} from events where id = $1 and team_id = $2${options.forUpdate ? ' for update' : ''}`,
     [id, teamId],

@@ -1,7 +1,7 @@
 import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import { type Timers, webhookDestination } from '@webhook-scheduler/scheduler';
-import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
+import { preparedQuery, rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns } from './event-row.js';
 
 /** An event to schedule: from the API, a retry attempt, a cron occurrence — every pending event. */
@@ -87,18 +87,17 @@ export async function insertPendingEvents(
   const [statement, params] = quota
     ? [INSERT_WITHIN_QUOTA, [drafts, now, quota.teamId, quota.limit]]
     : [INSERT, [drafts, now]];
-  const insert = (tx: EntityManager) =>
-    rawQuery<EventRow>(tx, returnRows ? `${statement} returning ${eventColumns()}` : statement, params);
+  const sql = returnRows ? `${statement} returning ${eventColumns()}` : statement;
   const slots = timers.uncovered(
     events.map((event) => event.scheduledAt),
     now,
   );
   const rows =
     slots.length === 0
-      ? await insert(em)
+      ? await preparedQuery<EventRow>(em, sql, params)
       : await em.transactional(
           async (tx) => {
-            const inserted = await insert(tx);
+            const inserted = await rawQuery<EventRow>(tx, sql, params);
             await timers.cover(sqlExecutor(tx), slots, now);
             return inserted;
           },
