@@ -21,7 +21,13 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
     ...(connection.port ? { port: connection.port } : {}),
     ...(connection.user ? { user: connection.user } : {}),
     ...(typeof connection.password === 'string' ? { password: connection.password } : {}),
-    driverOptions: { ...connection, application_name: 'webhook-scheduler' },
+    driverOptions: {
+      ...connection,
+      application_name: 'webhook-scheduler',
+      // Short statements on large tables: JIT compiling one costs more (~80 ms measured on a claim
+      // over 160,000 pending events) than it could ever save.
+      options: [connection.options, '-c jit=off'].filter(Boolean).join(' '),
+    },
     pool: { min: 0, max: poolSize, idleTimeoutMillis: 30_000 },
     extensions: [Migrator],
     migrations: {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate, rawQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, DESTINATION, SECRETS, toAttempt } from './attempt-row.js';
+import { DATABASE_NOW } from './database-clock.js';
 
 /** The scheduler's claims: leases on due events, within the teams' and destinations' shares. */
 
@@ -71,7 +72,7 @@ const SLOT_LOOKAHEAD = 4;
 const SLOT_CLAIM = claimStatement(`candidates as (
     select e.id, e.team_id, e.scheduled_at, ${DESTINATION} as destination
     from events e
-    where status = 'pending' and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= clock_timestamp()
+    where status = 'pending' and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
@@ -99,7 +100,7 @@ export async function claimDue(
 const BACKLOG_CLAIM = claimStatement(`pending_teams as (
     (select team_id from events
      where status = 'pending'
-       and (select min(scheduled_at) from events where status = 'pending') <= clock_timestamp()
+       and (select min(scheduled_at) from events where status = 'pending') <= ${DATABASE_NOW}
      order by team_id limit 1)
     union all
     select (select e.team_id from events e where e.status = 'pending' and e.team_id > p.team_id
@@ -111,8 +112,9 @@ const BACKLOG_CLAIM = claimStatement(`pending_teams as (
     cross join lateral (
       select e.id, e.team_id, e.scheduled_at, ${DESTINATION} as destination
       from events e
-      where e.status = 'pending' and e.team_id = p.team_id and e.scheduled_at <= clock_timestamp()
-      order by e.scheduled_at
+      where e.status = 'pending' and e.team_id = p.team_id and e.scheduled_at <= ${DATABASE_NOW}
+      -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
+      order by e.team_id, e.scheduled_at
       limit least(coalesce(r.room, $7), $1)
     ) c
     where p.team_id is not null
@@ -130,7 +132,7 @@ export async function nextDueAt(em: EntityManager, from: Date, before: Date): Pr
   const [row] = await rawQuery<{ next: Date | string | null }>(
     em,
     `select min(scheduled_at) as next from events
-     where status = 'pending' and scheduled_at >= greatest($1::timestamptz, clock_timestamp()) and scheduled_at < $2`,
+     where status = 'pending' and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,
     [from, before],
   );
   return row?.next ? asDate(row.next) : null;

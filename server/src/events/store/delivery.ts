@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttemptRecord, ClaimedAttempt, RetryAttempt, Timers } from '@webhook-scheduler/scheduler';
 import { rawQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+import { DATABASE_NOW } from './database-clock.js';
 import { dropPendingEventsOfCron } from './event-changes.js';
 import { type PendingEvent, insertPendingEvents } from './pending-events.js';
 
@@ -219,7 +220,7 @@ export async function expiredLeases(
 export async function dueBacklog(em: EntityManager): Promise<number> {
   const [row] = await rawQuery<{ count: string }>(
     em,
-    `select count(*) as count from events where status = 'pending' and scheduled_at <= clock_timestamp()`,
+    `select count(*) as count from events where status = 'pending' and scheduled_at <= ${DATABASE_NOW}`,
   );
   return Number(row?.count ?? 0);
 }
