@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
-import { asDate, rawQuery } from '../../shared/raw-query.js';
+import { asDate, preparedQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, DESTINATION, SECRETS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
 
@@ -87,7 +87,7 @@ export async function claimDue(
   options: ClaimOptions & { from: Date; before: Date },
 ): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
-  const rows = await rawQuery<AttemptRow>(em, SLOT_CLAIM, [
+  const rows = await preparedQuery<AttemptRow>(em, SLOT_CLAIM, [
     ...claimParams(options),
     options.from,
     options.before,
@@ -123,13 +123,13 @@ const BACKLOG_CLAIM = claimStatement(`pending_teams as (
 /** Leases pending events due now of any slot, serving the teams with due events in turn. */
 export async function claimBacklog(em: EntityManager, options: ClaimOptions): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
-  const rows = await rawQuery<AttemptRow>(em, BACKLOG_CLAIM, claimParams(options));
+  const rows = await preparedQuery<AttemptRow>(em, BACKLOG_CLAIM, claimParams(options));
   return rows.map(toAttempt);
 }
 
 /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
 export async function nextDueAt(em: EntityManager, from: Date, before: Date): Promise<Date | null> {
-  const [row] = await rawQuery<{ next: Date | string | null }>(
+  const [row] = await preparedQuery<{ next: Date | string | null }>(
     em,
     `select min(scheduled_at) as next from events
      where status = 'pending' and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AttemptRecord, ClaimedAttempt, RetryAttempt, Timers } from '@webhook-scheduler/scheduler';
-import { rawQuery } from '../../shared/raw-query.js';
+import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
 import { dropPendingEventsOfCron } from './event-changes.js';
@@ -153,6 +153,13 @@ const retryEvent = (retry: RetryAttempt): PendingEvent => ({
 });
 
 /**
+ * A success that ends its delivery plans nothing more: no retry, no alert, no pause of its cron.
+ * Outcomes that are all such need no transaction around {@link RECORD}.
+ */
+const endsInSuccess = (record: AttemptRecord): boolean =>
+  record.status === 'success' && record.retry === null && record.originalStatus !== 'failed';
+
+/**
  * Writes outcomes whose lease still holds (one statement, which also keeps the crons' health) and,
  * in the same transaction, the retries they plan, the pending events of crons it paused dropped
  * (decision 25), and the failure alerts; returns the ids recorded.
@@ -164,6 +171,10 @@ export async function recordOutcomes(
 ): Promise<string[]> {
   if (records.length === 0) return [];
   const params = [JSON.stringify(records.map(outcomeInput))];
+  if (records.every(endsInSuccess)) {
+    const rows = await preparedQuery<RecordRow>(em, RECORD, params);
+    return rows.filter((row) => row.kind === 'recorded').map((row) => row.id);
+  }
   return em.transactional(async (tx) => {
     const rows = await rawQuery<RecordRow>(tx, RECORD, params);
     const recorded = rows.filter((row) => row.kind === 'recorded');
