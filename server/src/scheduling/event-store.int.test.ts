@@ -17,7 +17,10 @@ beforeAll(async () => {
   orm = await createOrm(db.connection, 4);
   // The claims and outcomes run as prepared statements, which PostgreSQL may come to run with one
   // generic plan: the same semantics must hold with it.
-  genericPlansOrm = await createOrm({ ...db.connection, options: '-c plan_cache_mode=force_generic_plan' }, 4);
+  genericPlansOrm = await createOrm(
+    { ...db.connection, options: '-c plan_cache_mode=force_generic_plan' },
+    4,
+  );
 });
 
 afterAll(async () => {
