@@ -64,6 +64,20 @@ export async function startServiceProcess(
   };
 }
 
+/**
+ * The API key a first start printed. It follows the URL on the output, maybe in a later chunk
+ * than the one that showed the process listening: wait for it.
+ */
+export async function firstKey(service: ServiceProcess, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const key = /whs_[0-9A-Za-z]+/.exec(service.output())?.[0];
+    if (key) return key;
+    if (Date.now() > deadline) throw new Error(`no API key in the output:\n${service.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /** The URL a started process printed it listens on. */
 export function listeningUrl(service: ServiceProcess): string {
   const url = LISTENING.exec(service.output())?.[1];

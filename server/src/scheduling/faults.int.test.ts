@@ -21,7 +21,12 @@ import {
   statuses as eventStatuses,
 } from '../../test/fault-helpers.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
-import { type ServiceProcess, listeningUrl, startServiceProcess } from '../../test/service-process.js';
+import {
+  type ServiceProcess,
+  firstKey,
+  listeningUrl,
+  startServiceProcess,
+} from '../../test/service-process.js';
 
 // Real processes of the built service (server/dist), on a real PostgreSQL, calling a real receiver.
 // A short lease grace so that an attempt of a killed worker is taken over within seconds.
@@ -158,10 +163,11 @@ describe('a PostgreSQL restart under load', () => {
       let loadRunning = true;
       try {
         const api = listeningUrl(service);
-        const key = /whs_[0-9A-Za-z]+/.exec(service.output())?.[0] ?? '';
+        const key = await firstKey(service);
         const accepted: string[] = [];
         let restarted = false;
         let acceptedAfterRestart = 0;
+        let lastAnswer: unknown;
         // Counts, not a clock, bound each phase: a slow machine only makes the test take longer.
         const load = (async () => {
           while (loadRunning) {
@@ -172,6 +178,7 @@ describe('a PostgreSQL restart under load', () => {
                 scheduled_at: new Date(Date.now() + 500).toISOString(),
               },
             }).catch(() => undefined);
+            lastAnswer = response && { status: response.status, body: response.body };
             if (response?.status === 201) {
               accepted.push(response.body.data.id as string);
               if (restarted) acceptedAfterRestart += 1;
@@ -180,8 +187,8 @@ describe('a PostgreSQL restart under load', () => {
           }
         })();
         await eventually(
-          () => Promise.resolve(accepted.length),
-          (count) => count >= 10,
+          () => Promise.resolve({ accepted: accepted.length, lastAnswer }),
+          (progress) => progress.accepted >= 10,
           20_000,
         );
         await postgres.stop({ force: true });
@@ -196,8 +203,8 @@ describe('a PostgreSQL restart under load', () => {
           20_000,
         );
         await eventually(
-          () => Promise.resolve(acceptedAfterRestart),
-          (count) => count >= 20,
+          () => Promise.resolve({ acceptedAfterRestart, lastAnswer }),
+          (progress) => progress.acceptedAfterRestart >= 20,
           20_000,
         );
         loadRunning = false;
