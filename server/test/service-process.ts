@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './receiver.js';
 
 /** The start banner's URL (http://127.0.0.1:<port>), printed once the process listens. */
 const LISTENING = /(http:\/\/127\.0\.0\.1:\d+)/;
@@ -68,14 +69,9 @@ export async function startServiceProcess(
  * The API key a first start printed. It follows the URL on the output, maybe in a later chunk
  * than the one that showed the process listening: wait for it.
  */
-export async function firstKey(service: ServiceProcess, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const key = /whs_[0-9A-Za-z]+/.exec(service.output())?.[0];
-    if (key) return key;
-    if (Date.now() > deadline) throw new Error(`no API key in the output:\n${service.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+export async function firstKey(service: ServiceProcess): Promise<string> {
+  const read = () => Promise.resolve(/whs_[0-9A-Za-z]+/.exec(service.output())?.[0]);
+  return (await eventually(read, Boolean, 10_000)) ?? '';
 }
 
 /** The URL a started process printed it listens on. */

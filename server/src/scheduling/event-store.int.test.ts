@@ -10,22 +10,14 @@ import { createEventStore } from './event-store.js';
 
 let db: TestDatabase;
 let orm: MikroORM;
-let genericPlansOrm: MikroORM;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   orm = await createOrm(db.connection, 4);
-  // The claims and outcomes run as prepared statements, which PostgreSQL may come to run with one
-  // generic plan: the same semantics must hold with it.
-  genericPlansOrm = await createOrm(
-    { ...db.connection, options: '-c plan_cache_mode=force_generic_plan' },
-    4,
-  );
 });
 
 afterAll(async () => {
   await orm.close();
-  await genericPlansOrm.close();
   await db.drop();
 });
 
@@ -81,26 +73,22 @@ async function ensureTeams(ids: string[]): Promise<void> {
 }
 
 // The store reads the database clock, which only real time moves: time passes by waiting.
-const describeOn = (name: string, storeOrm: () => MikroORM) =>
-  describeDeliverySemantics(name, async () => {
-    const em = orm.em.fork();
-    await rawQuery(em, 'truncate events, teams cascade');
-    return {
-      store: createEventStore(storeOrm(), new Timers({ leadMs: 200, shards: 1 })),
-      seed: async (events) => {
-        await ensureTeams(events.map((event) => event.teamId));
-        for (const event of events) await makeEvent(em, event.teamId, event);
-      },
-      seedCrons: async (crons) => {
-        await ensureTeams(crons.map((cron) => cron.teamId));
-        for (const cron of crons) await makeCron(em, cron.teamId, cron);
-      },
-      read,
-      now: () => new Date(),
-      advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      close: () => Promise.resolve(),
-    };
-  });
-
-describeOn('PostgreSQL', () => orm);
-describeOn('PostgreSQL, generic plans only', () => genericPlansOrm);
+describeDeliverySemantics('PostgreSQL', async () => {
+  const em = orm.em.fork();
+  await rawQuery(em, 'truncate events, teams cascade');
+  return {
+    store: createEventStore(orm, new Timers({ leadMs: 200, shards: 1 })),
+    seed: async (events) => {
+      await ensureTeams(events.map((event) => event.teamId));
+      for (const event of events) await makeEvent(em, event.teamId, event);
+    },
+    seedCrons: async (crons) => {
+      await ensureTeams(crons.map((cron) => cron.teamId));
+      for (const cron of crons) await makeCron(em, cron.teamId, cron);
+    },
+    read,
+    now: () => new Date(),
+    advance: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    close: () => Promise.resolve(),
+  };
+});
