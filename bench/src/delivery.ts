@@ -187,6 +187,7 @@ async function rawLimit(receiverUrl: string) {
   const body = JSON.stringify({ bench: true });
   let next = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: 512 }, async () => {
       while (next++ < THROUGHPUT_EVENTS) {
@@ -201,8 +202,12 @@ async function rawLimit(receiverUrl: string) {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await agent.close();
-  return { requestsPerSecond: Math.round(THROUGHPUT_EVENTS / seconds) };
+  return {
+    requestsPerSecond: Math.round(THROUGHPUT_EVENTS / seconds),
+    senderCpuMicrosecondsPerRequest: Math.round((cpu.user + cpu.system) / THROUGHPUT_EVENTS),
+  };
 }
 
 async function cpuOf(pids: Setup['cpu']) {
@@ -258,6 +263,10 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
             { host: path.join(data.dir, 'run'), user: 'postgres', database: 'webhook_scheduler' },
             receiverUrl,
             THROUGHPUT_EVENTS,
+            async () => ({
+              postgres: await treeCpuMs(cpu.postgres),
+              receiver: await treeCpuMs(cpu.receiver),
+            }),
           )
         : undefined;
     await receiverStats(receiverUrl);

@@ -6,7 +6,15 @@ import { Agent, request } from 'undici';
 const WORKERS = 4;
 const BATCH = 500;
 
-export async function skipLockedFloor(connection: pg.PoolConfig, receiverUrl: string, events: number) {
+/** CPU milliseconds so far of the other processes a delivery involves. */
+export type OtherCpu = () => Promise<{ postgres: number; receiver: number }>;
+
+export async function skipLockedFloor(
+  connection: pg.PoolConfig,
+  receiverUrl: string,
+  events: number,
+  otherCpu: OtherCpu,
+) {
   const pool = new pg.Pool({ ...connection, max: WORKERS });
   const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000 });
   try {
@@ -19,6 +27,7 @@ export async function skipLockedFloor(connection: pg.PoolConfig, receiverUrl: st
       [`${receiverUrl}/floor`, events],
     );
     const started = performance.now();
+    const cpuBefore = { ...(await otherCpu()), queue: process.cpuUsage() };
     const worker = async () => {
       for (;;) {
         const { rows } = await pool.query<{ id: string; url: string; payload: unknown }>(
@@ -48,7 +57,19 @@ export async function skipLockedFloor(connection: pg.PoolConfig, receiverUrl: st
       }
     };
     await Promise.all(Array.from({ length: WORKERS }, worker));
-    return { recordedPerSecond: Math.round(events / ((performance.now() - started) / 1000)) };
+    const seconds = (performance.now() - started) / 1000;
+    const queue = process.cpuUsage(cpuBefore.queue);
+    const other = await otherCpu();
+    const perDelivery = (ms: number) => Math.round((ms * 1000) / events);
+    return {
+      recordedPerSecond: Math.round(events / seconds),
+      cpuMicrosecondsPerDelivery: {
+        // This process: the loop and its HTTP calls.
+        queue: Math.round((queue.user + queue.system) / events),
+        postgres: perDelivery(other.postgres - cpuBefore.postgres),
+        receiver: perDelivery(other.receiver - cpuBefore.receiver),
+      },
+    };
   } finally {
     await pool.query('drop table if exists floor_jobs').catch(() => undefined);
     await agent.close();
