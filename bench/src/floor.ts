@@ -26,8 +26,8 @@ export async function skipLockedFloor(
       `insert into floor_jobs (url, payload) select $1, '{"bench":true}' from generate_series(1, $2)`,
       [`${receiverUrl}/floor`, events],
     );
-    const started = performance.now();
     const cpuBefore = { ...(await otherCpu()), queue: process.cpuUsage() };
+    const started = performance.now();
     const worker = async () => {
       for (;;) {
         const { rows } = await pool.query<{ id: string; url: string; payload: unknown }>(
