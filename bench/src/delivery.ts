@@ -263,10 +263,7 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
             { host: path.join(data.dir, 'run'), user: 'postgres', database: 'webhook_scheduler' },
             receiverUrl,
             THROUGHPUT_EVENTS,
-            async () => ({
-              postgres: await treeCpuMs(cpu.postgres),
-              receiver: await treeCpuMs(cpu.receiver),
-            }),
+            () => cpuOf(cpu),
           )
         : undefined;
     await receiverStats(receiverUrl);
