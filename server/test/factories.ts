@@ -111,19 +111,32 @@ function eventRow(teamId: string, overrides: Partial<EventFixture>): EventFixtur
   };
 }
 
+/**
+ * A fixture with a lease is a delivery in flight: `pending` in `events` (which queues it) with the
+ * lease on its queue row.
+ */
 async function insertEventRows(em: EntityManager, rows: EventFixture[]): Promise<void> {
+  const stored = rows.map((row) => (row.leaseToken ? { ...row, status: 'pending' } : row));
   await rawQuery(
     em,
     `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, executed_at, status, webhook_url,
        method, headers, payload, retry_config, response_status, response_headers, response_body,
-       response_duration, response_error, lease_token, lease_expires_at, claim_count, created_at, updated_at)
+       response_duration, response_error, claim_count, created_at, updated_at)
      select * from jsonb_to_recordset($1::jsonb) as r("id" uuid, "teamId" uuid, "cronId" uuid, "retryOf" uuid,
        "attempt" smallint, "scheduledAt" timestamptz, "executedAt" timestamptz, "status" text, "webhookUrl" text,
        "method" text, "headers" jsonb, "payload" jsonb, "retryConfig" jsonb, "responseStatus" int,
        "responseHeaders" jsonb, "responseBody" text, "responseDuration" int, "responseError" text,
-       "leaseToken" uuid, "leaseExpiresAt" timestamptz, "claimCount" smallint, "createdAt" timestamptz,
-       "updatedAt" timestamptz)`,
-    [JSON.stringify(rows)],
+       "claimCount" smallint, "createdAt" timestamptz, "updatedAt" timestamptz)`,
+    [JSON.stringify(stored)],
+  );
+  await rawQuery(
+    em,
+    `update event_queue q set lease_token = r."leaseToken", lease_expires_at = r."leaseExpiresAt",
+       claim_count = r."claimCount"
+     from jsonb_to_recordset($1::jsonb) as r("id" uuid, "leaseToken" uuid, "leaseExpiresAt" timestamptz,
+       "claimCount" smallint)
+     where q.event_id = r."id"`,
+    [JSON.stringify(rows.filter((row) => row.leaseToken))],
   );
 }
 

@@ -1,3 +1,4 @@
+import { shownStatus } from '../src/events/store/event-row.js';
 import type { TestApp, TestTeam } from './harness.js';
 import type { Receiver } from './receiver.js';
 
@@ -30,7 +31,7 @@ export async function scheduleMany(
 /** How many of `ids` are in each status. */
 export async function statuses(app: TestApp, ids: string[]): Promise<Record<string, number>> {
   const rows = await app.sql<{ status: string; n: string }>(
-    'select status, count(*) as n from events where id = any($1) group by status',
+    `select ${shownStatus('events')} as status, count(*) as n from events where id = any($1) group by 1`,
     [ids],
   );
   return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));

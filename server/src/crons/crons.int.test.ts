@@ -271,6 +271,24 @@ describe('PUT /api/v1/crons/:id', () => {
     expect(manualRead.status).toBe(200);
   });
 
+  it('keeps its event in flight (pending in its row, leased in the queue) when replaced', async () => {
+    const team = await app.createTeam();
+    const cron = await makeCron(app.orm.em.fork(), team.teamId);
+    const inFlight = await makeEvent(app.orm.em.fork(), team.teamId, {
+      cronId: cron.id,
+      status: 'processing',
+      leaseToken: randomUUID(),
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+    const response = await app.request('PUT', `/api/v1/crons/${cron.id}`, {
+      key: team.key,
+      body: cronBody({ cron_expression: '0 * * * *' }),
+    });
+    expectBody(response, 200, bodies.cron);
+    const read = await app.request('GET', `/api/v1/events/${inFlight.id}`, { key: team.key });
+    expect(expectBody(read, 200, bodies.event).data.status).toBe('processing');
+  });
+
   it('deletes its pending events when is_active becomes false', async () => {
     const team = await app.createTeam();
     const cron = await makeCron(app.orm.em.fork(), team.teamId);

@@ -239,6 +239,31 @@ describe('DELETE /api/v1/events/:id', () => {
     expect(await exists(event.id)).toBe(true);
   });
 
+  it('shows an event in flight (leased in the queue) as processing, and neither updates nor deletes it', async () => {
+    const team = await app.createTeam();
+    const event = await makeEvent(app.orm.em.fork(), team.teamId, {
+      status: 'processing',
+      leaseToken: randomUUID(),
+      leaseExpiresAt: new Date(Date.now() + 60_000),
+    });
+    const waiting = await makeEvent(app.orm.em.fork(), team.teamId, { status: 'pending' });
+    const shown = await app.request('GET', `/api/v1/events/${event.id}`, { key: team.key });
+    expect(expectBody(shown, 200, bodies.event).data.status).toBe('processing');
+    const listed = async (status: EventStatus) => {
+      const page = await app.request('GET', `/api/v1/events?status=${status}`, { key: team.key });
+      const body = expectBody(page, 200, bodies.eventPage);
+      return { ids: body.data.map((e) => e.id), total: body.pagination.total };
+    };
+    expect(await listed('processing')).toEqual({ ids: [event.id], total: 1 });
+    expect(await listed('pending')).toEqual({ ids: [waiting.id], total: 1 });
+
+    const put = await app.request('PUT', `/api/v1/events/${event.id}`, { key: team.key, body: eventBody() });
+    expect(expectError(put, 400, 'BAD_REQUEST').details).toEqual({ currentStatus: 'processing' });
+    const deleted = await app.request('DELETE', `/api/v1/events/${event.id}`, { key: team.key });
+    expect(expectError(deleted, 400, 'BAD_REQUEST').details).toEqual({ currentStatus: 'processing' });
+    expect(await exists(event.id)).toBe(true);
+  });
+
   it.each<EventStatus>(['pending', 'processing', 'success', 'failed'])(
     'returns 400 BAD_REQUEST when the event was made by a cron and is %s',
     async (status) => {

@@ -178,9 +178,10 @@ describe('the pending events quota', () => {
       current: 2,
     });
 
-    // pending → processing → success through the scheduler's own kind of statements.
-    await app.sql(`update events set status = 'processing' where id = $1`, [first?.id]);
-    expect((await teamUsage(em, team.teamId)).pending_events).toBe(1);
+    // Claimed (leased in the queue), it counts until its outcome, written like the scheduler's.
+    await app.sql(`update event_queue set lease_token = gen_random_uuid() where event_id = $1`, [first?.id]);
+    expect((await teamUsage(em, team.teamId)).pending_events).toBe(2);
+    await app.sql(`delete from event_queue where event_id = $1`, [first?.id]);
     await app.sql(`update events set status = 'success' where id = $1`, [first?.id]);
     const third = expectBody(await post(team, '/api/v1/events', eventBody()), 201, bodies.event).data;
     expect(await app.request('DELETE', `/api/v1/events/${third.id}`, { key: team.key })).toMatchObject({

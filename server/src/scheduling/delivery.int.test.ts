@@ -238,24 +238,66 @@ describe('changes before the scheduled time', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.requests.filter((r) => r.path === '/deleted')).toHaveLength(0);
   });
+
+  it('never calls an event whose delete was accepted while its second was being claimed', async () => {
+    // The calls outlast the deletes (they time out after 1 s), so a refused delete found the event in
+    // flight and an accepted one found it pending, never already finished.
+    receiver.reply('/racing', { delayMs: 1500 });
+    const at = Date.now() + 1500;
+    const events = await Promise.all(
+      Array.from({ length: 60 }, () =>
+        schedule({ webhook_url: `${receiver.url}/racing`, scheduled_at: new Date(at).toISOString() }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, at - 60 - Date.now()));
+    const answers = await Promise.all(
+      events.map(async (event, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 4));
+        return {
+          id: event.id,
+          response: await app.request('DELETE', `/api/v1/events/${event.id}`, { key: team.key }),
+        };
+      }),
+    );
+    const deleted = new Set(answers.filter(({ response }) => response.status === 200).map(({ id }) => id));
+    for (const { response } of answers.filter(({ id }) => !deleted.has(id))) {
+      expect(response.body.error.details).toEqual({ currentStatus: 'processing' });
+    }
+    expect(deleted.size).toBeGreaterThan(0);
+    const called = await eventually(
+      () =>
+        Promise.resolve(
+          new Set(
+            receiver.requests.filter((r) => r.path === '/racing').map((r) => String(r.headers['webhook-id'])),
+          ),
+        ),
+      (ids) => ids.size === events.length - deleted.size,
+    );
+    expect([...called].filter((id) => deleted.has(id))).toEqual([]);
+    for (const id of called) await settled(id);
+  });
 });
 
 describe('recovery', () => {
+  /** With a lease, an attempt in flight: `pending` in `events`, leased in its queue row. */
   async function insertEvent(overrides: Record<string, unknown>): Promise<string> {
+    const leased = overrides.leaseToken !== undefined;
     const [row] = await app.sql<{ id: string }>(
-      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, lease_token,
-                           lease_expires_at, claim_count, created_at, updated_at)
-       values (gen_random_uuid(), $1, 0, $2, $3, $4, 'POST', $5, $6, $7, now(), now()) returning id`,
+      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, created_at, updated_at)
+       values (gen_random_uuid(), $1, 0, $2, $3, $4, 'POST', now(), now()) returning id`,
       [
         team.teamId,
         overrides.scheduledAt ?? new Date(),
-        overrides.status ?? 'pending',
+        leased ? 'pending' : (overrides.status ?? 'pending'),
         overrides.url,
-        overrides.leaseToken ?? null,
-        overrides.leaseExpiresAt ?? null,
-        overrides.claimCount ?? 0,
       ],
     );
+    if (leased) {
+      await app.sql(
+        'update event_queue set lease_token = $2, lease_expires_at = $3, claim_count = $4 where event_id = $1',
+        [row!.id, overrides.leaseToken, overrides.leaseExpiresAt, overrides.claimCount ?? 0],
+      );
+    }
     return row!.id;
   }
 
@@ -356,9 +398,10 @@ describe('recovery', () => {
       leaseToken: '00000000-0000-4000-8000-000000000003',
       leaseExpiresAt: new Date(Date.now() + 60_000),
     });
-    await app.sql(`update events set lease_token = '00000000-0000-4000-8000-000000000004' where id = $1`, [
-      id,
-    ]);
+    await app.sql(
+      `update event_queue set lease_token = '00000000-0000-4000-8000-000000000004' where event_id = $1`,
+      [id],
+    );
     const store = eventStore();
     const written = await store.record([
       {

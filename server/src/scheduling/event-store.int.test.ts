@@ -6,6 +6,7 @@ import { makeCron, makeEvent } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { createOrm } from '../db/orm.js';
 import { asDate, rawQuery } from '../shared/raw-query.js';
+import { shownStatus } from '../events/store/event-row.js';
 import { createEventStore } from './event-store.js';
 
 let db: TestDatabase;
@@ -40,9 +41,10 @@ const maybeDate = (value: string | null) => (value === null ? null : asDate(valu
 async function read(id: string): Promise<StoredEvent | undefined> {
   const [row] = await rawQuery<Row>(
     orm.em.fork(),
-    `select status, retry_of, attempt, scheduled_at, lease_token, lease_owner, lease_expires_at, claim_count,
-            executed_at, response_status, response_error
-     from events where id = $1`,
+    `select ${shownStatus('e')} as status,
+            e.retry_of, e.attempt, e.scheduled_at, q.lease_token, q.lease_owner, q.lease_expires_at,
+            coalesce(q.claim_count, e.claim_count) as claim_count, e.executed_at, e.response_status, e.response_error
+     from events e left join event_queue q on q.event_id = e.id where e.id = $1`,
     [id],
   );
   return (

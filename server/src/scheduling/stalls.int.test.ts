@@ -148,8 +148,8 @@ describe('a scheduler killed mid-delivery', () => {
       await receiver.waitFor(ids.length, (request) => request.path === '/survivor', 20_000);
       // The process holding the most of them in flight (its registered name carries its pid).
       const [busiest] = await app.sql<{ name: string; n: string }>(
-        `select p.name, count(*) as n from events e join scheduler_processes p on p.id = e.lease_owner
-         where e.id = any($1) and e.status = 'processing' group by p.name order by n desc limit 1`,
+        `select p.name, count(*) as n from event_queue q join scheduler_processes p on p.id = q.lease_owner
+         where q.event_id = any($1) and q.lease_token is not null group by p.name order by n desc limit 1`,
         [ids],
       );
       const doomed = pair.find((service) => busiest?.name.split(':')[1] === String(service.child.pid));

@@ -2,7 +2,7 @@ import type { ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate } from '../../shared/raw-query.js';
 import type { EventRow } from './event-row.js';
 
-/** An event as the scheduler reads it to make an attempt: the row, its lease, the team's secrets. */
+/** An event as the scheduler reads it to make an attempt: the row, its queue row's lease, the team's secrets. */
 
 export type AttemptRow = Pick<
   EventRow,
@@ -25,11 +25,9 @@ export type AttemptRow = Pick<
   destination: string;
 };
 
-/** An event's destination; events from before the column have none stored. */
-export const DESTINATION = `coalesce(e.destination, webhook_destination(e.webhook_url))`;
-
+/** Of an event `e` and its queue row `q`. */
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
-  e.headers, e.payload, e.retry_config, e.lease_token, e.claim_count, ${DESTINATION} as destination`;
+  e.headers, e.payload, e.retry_config, q.lease_token, q.claim_count, q.destination`;
 // The previous secret signs too until its rotation grace period ends.
 export const SECRETS = `t.signing_secret,
   case when t.previous_secret_expires_at > clock_timestamp() then t.previous_signing_secret end as previous_signing_secret`;

@@ -1,14 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate, preparedQuery } from '../../shared/raw-query.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, DESTINATION, SECRETS, toAttempt } from './attempt-row.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
 
-/** The scheduler's claims: leases on due events, within the teams' and destinations' shares. */
+/**
+ * The scheduler's claims: leases on due events' queue rows, within the teams' and destinations'
+ * shares. The wide `events` row is only read.
+ */
 
 /** The claimed rows, their destination, and the team's signing secrets. */
-const CLAIMED = `select e.*, ${SECRETS}
-  from claimed e join teams t on t.id = e.team_id order by e.scheduled_at`;
+const CLAIMED = `select ${ATTEMPT_COLUMNS}, ${SECRETS}
+  from claimed q join events e on e.id = q.event_id join teams t on t.id = e.team_id order by e.scheduled_at`;
 
 /**
  * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
@@ -38,15 +41,15 @@ function claimStatement(candidates: string): string {
       limit $1
     ), due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
-      select e.id from events e
-      where e.id = any(array(select id from chosen)) and e.status = 'pending'
-      for update of e skip locked
+      select q.event_id from event_queue q
+      where q.event_id = any(array(select id from chosen)) and q.lease_token is null
+      for update of q skip locked
     ), claimed as (
-      update events e
-      set status = 'processing', lease_token = $2, lease_owner = $4, claim_count = e.claim_count + 1,
-          lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond', updated_at = clock_timestamp()
-      where e.id = any(array(select id from due))
-      returning ${ATTEMPT_COLUMNS}
+      update event_queue q
+      set lease_token = $2, lease_owner = $4, claim_count = q.claim_count + 1,
+          lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond'
+      where q.event_id = any(array(select event_id from due))
+      returning q.*
     )
     ${CLAIMED}`;
 }
@@ -70,9 +73,9 @@ const SLOT_LOOKAHEAD = 4;
 
 // Teams at their share are skipped in the index scan, so their backlog costs a slot nothing.
 const SLOT_CLAIM = claimStatement(`candidates as (
-    select e.id, e.team_id, e.scheduled_at, ${DESTINATION} as destination
-    from events e
-    where status = 'pending' and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= ${DATABASE_NOW}
+    select q.event_id as id, q.team_id, q.scheduled_at, q.destination
+    from event_queue q
+    where lease_token is null and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
@@ -98,23 +101,23 @@ export async function claimDue(
 // A loose index scan: one probe per team with pending events, then each team's oldest due ones;
 // none at all while nothing is due (one probe of the due index).
 const BACKLOG_CLAIM = claimStatement(`pending_teams as (
-    (select team_id from events
-     where status = 'pending'
-       and (select min(scheduled_at) from events where status = 'pending') <= ${DATABASE_NOW}
+    (select team_id from event_queue
+     where lease_token is null
+       and (select min(scheduled_at) from event_queue where lease_token is null) <= ${DATABASE_NOW}
      order by team_id limit 1)
     union all
-    select (select e.team_id from events e where e.status = 'pending' and e.team_id > p.team_id
-            order by e.team_id limit 1)
+    select (select q.team_id from event_queue q where q.lease_token is null and q.team_id > p.team_id
+            order by q.team_id limit 1)
     from pending_teams p where p.team_id is not null
   ), candidates as (
     select c.* from pending_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
-      select e.id, e.team_id, e.scheduled_at, ${DESTINATION} as destination
-      from events e
-      where e.status = 'pending' and e.team_id = p.team_id and e.scheduled_at <= ${DATABASE_NOW}
+      select q.event_id as id, q.team_id, q.scheduled_at, q.destination
+      from event_queue q
+      where q.lease_token is null and q.team_id = p.team_id and q.scheduled_at <= ${DATABASE_NOW}
       -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
-      order by e.team_id, e.scheduled_at
+      order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)
     ) c
     where p.team_id is not null
@@ -131,8 +134,8 @@ export async function claimBacklog(em: EntityManager, options: ClaimOptions): Pr
 export async function nextDueAt(em: EntityManager, from: Date, before: Date): Promise<Date | null> {
   const [row] = await preparedQuery<{ next: Date | string | null }>(
     em,
-    `select min(scheduled_at) as next from events
-     where status = 'pending' and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,
+    `select min(scheduled_at) as next from event_queue
+     where lease_token is null and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,
     [from, before],
   );
   return row?.next ? asDate(row.next) : null;

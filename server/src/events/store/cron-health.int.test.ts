@@ -132,10 +132,7 @@ describe('failure alerts', () => {
       team.teamId,
     ]);
     const leaseToken = randomUUID();
-    await app.sql(`update events set status = 'processing', lease_token = $2 where id = $1`, [
-      alertRow?.id,
-      leaseToken,
-    ]);
+    await app.sql(`update event_queue set lease_token = $2 where event_id = $1`, [alertRow?.id, leaseToken]);
     await record([ending({ id: alertRow?.id ?? '', leaseToken }, false)]);
     expect(await alertsOf(team.teamId)).toHaveLength(1);
   });

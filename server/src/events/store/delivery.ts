@@ -36,17 +36,20 @@ const RECORD = `with input as (
       id uuid, lease_token uuid, status text, executed_at timestamptz, response_status int,
       response_headers jsonb, response_body text, response_duration int, response_error text,
       original_id uuid, original_status text)
+  ), dequeued as (
+    -- The lease is checked on the queue row, which the delete locks: an outcome whose lease was
+    -- taken over meanwhile records nothing. The id array steers the planner to the primary key.
+    delete from event_queue q using input i
+    where q.event_id = any(array(select id from input)) and q.event_id = i.id and q.lease_token = i.lease_token
+    returning q.event_id, q.claim_count
   ), recorded as (
     update events e
     set status = i.status, executed_at = i.executed_at, response_status = i.response_status,
         response_headers = i.response_headers, response_body = i.response_body,
         response_duration = i.response_duration, response_error = i.response_error,
-        lease_token = null, lease_owner = null, lease_expires_at = null, updated_at = clock_timestamp()
-    from input i
-    -- The id array steers the planner to the primary key: statistics taken between bursts count no
-    -- processing rows, and a plan built on that compares every input with every leased row.
-    where e.id = any(array(select id from input)) and e.id = i.id and e.lease_token = i.lease_token
-      and e.status = 'processing'
+        claim_count = d.claim_count, updated_at = clock_timestamp()
+    from dequeued d join input i on i.id = d.event_id
+    where e.id = d.event_id
     returning e.id
   ), settled as (
     update events o set status = i.original_status, updated_at = clock_timestamp()
@@ -87,7 +90,7 @@ const RECORD = `with input as (
               l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647) as paused
   )
   -- A delivery ended meanwhile (its cron was replaced, decision 25) gets no further retry.
-  select 'recorded' as kind, r.id, coalesce(o.status = 'processing', false) as open,
+  select 'recorded' as kind, r.id, coalesce(o.status in ('pending', 'processing'), false) as open,
          null::uuid as team_id, null::text as alert_url, null::jsonb as subject
   from recorded r join input i on i.id = r.id left join events o on o.id = i.original_id
   union all
@@ -192,7 +195,7 @@ export async function recordOutcomes(
   });
 }
 
-/** Puts claimed attempts back to `pending` (lease-checked). */
+/** Puts claimed attempts back in the queue, unleased (lease-checked). */
 export async function releaseAttempts(
   em: EntityManager,
   attempts: { id: string; leaseToken: string }[],
@@ -200,11 +203,10 @@ export async function releaseAttempts(
   if (attempts.length === 0) return;
   await rawQuery(
     em,
-    `update events e
-     set status = 'pending', lease_token = null, lease_owner = null, lease_expires_at = null,
-         updated_at = clock_timestamp()
+    `update event_queue q
+     set lease_token = null, lease_owner = null, lease_expires_at = null
      from jsonb_to_recordset($1::jsonb) as i(id uuid, lease_token uuid)
-     where e.id = i.id and e.lease_token = i.lease_token and e.status = 'processing'`,
+     where q.event_id = i.id and q.lease_token = i.lease_token`,
     [JSON.stringify(attempts.map(({ id, leaseToken }) => ({ id, lease_token: leaseToken })))],
   );
 }
@@ -218,10 +220,10 @@ export async function expiredLeases(
   const rows = await rawQuery<AttemptRow>(
     em,
     `select ${ATTEMPT_COLUMNS}, ${SECRETS}
-     from events e join teams t on t.id = e.team_id
-     where e.status = 'processing' and e.lease_expires_at is not null
-       and (e.lease_expires_at < clock_timestamp() or e.lease_owner = any($2))
-     order by e.lease_expires_at limit $1`,
+     from event_queue q join events e on e.id = q.event_id join teams t on t.id = e.team_id
+     where q.lease_token is not null
+       and (q.lease_expires_at < clock_timestamp() or q.lease_owner = any($2))
+     order by q.lease_expires_at limit $1`,
     [limit, deadOwners],
   );
   return rows.map(toAttempt);
@@ -231,7 +233,7 @@ export async function expiredLeases(
 export async function dueBacklog(em: EntityManager): Promise<number> {
   const [row] = await rawQuery<{ count: string }>(
     em,
-    `select count(*) as count from events where status = 'pending' and scheduled_at <= ${DATABASE_NOW}`,
+    `select count(*) as count from event_queue where lease_token is null and scheduled_at <= ${DATABASE_NOW}`,
   );
   return Number(row?.count ?? 0);
 }

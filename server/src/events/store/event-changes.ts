@@ -26,7 +26,8 @@ export async function updateEventDefinition(
 ): Promise<EventRow> {
   const [row] = await rawQuery<EventRow>(
     tx,
-    `update events set webhook_url = $2, destination = $9, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
+    `with requeued as (update event_queue set scheduled_at = $3, destination = $9 where event_id = $1)
+     update events set webhook_url = $2, destination = $9, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
                        retry_config = $7::jsonb, updated_at = $8
      where id = $1 returning ${eventColumns()}`,
     [
@@ -51,22 +52,32 @@ export async function deleteEventAndRetries(em: EntityManager, id: string): Prom
   await rawQuery(em, 'delete from events where id = $1 or retry_of = $1', [id]);
 }
 
-/** Deletes every event a cron made. */
-export async function deleteEventsOfCron(em: EntityManager, cronId: string): Promise<void> {
-  await rawQuery(em, 'delete from events where cron_id = $1', [cronId]);
+/** Deletes every event a cron made, in the caller's transaction. */
+export async function deleteEventsOfCron(tx: EntityManager, cronId: string): Promise<void> {
+  // Their queue rows first, the order an outcome takes them in (not the cascade's).
+  await rawQuery(
+    tx,
+    'select 1 from event_queue where event_id in (select id from events where cron_id = $1) for update',
+    [cronId],
+  );
+  await rawQuery(tx, 'delete from events where cron_id = $1', [cronId]);
 }
 
 /**
- * Deletes the cron's pending events. A pending retry attempt belongs to a delivery of the old
- * definition: it is dropped too, and its original, left without retries, ends `failed`.
+ * Deletes the cron's pending events, but not those in flight (a claim in progress is waited for).
+ * A pending retry attempt belongs to a delivery of the old definition: it is dropped too, and its
+ * original, left without retries (`processing` with no queue row), ends `failed`.
  */
 export async function dropPendingEventsOfCron(tx: EntityManager, cronId: string, now: Date): Promise<void> {
   await rawQuery(
     tx,
-    `with dropped as (delete from events where cron_id = $1 and status = 'pending' returning retry_of)
+    `with waiting as (
+       select q.event_id from event_queue q
+       where q.event_id in (select id from events where cron_id = $1 and status = 'pending') and q.lease_token is null
+       for update of q
+     ), dropped as (delete from events where id in (select event_id from waiting) returning retry_of)
      update events set status = 'failed', updated_at = $2
-     where id in (select retry_of from dropped where retry_of is not null)
-       and status = 'processing' and lease_token is null`,
+     where id in (select retry_of from dropped where retry_of is not null) and status = 'processing'`,
     [cronId, now],
   );
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
-import { type EventRow, eventColumns } from './event-row.js';
+import { type EventRow, IN_FLIGHT, eventColumns } from './event-row.js';
 
 /**
  * The API's reads of events, as single bound-parameter statements on MikroORM's connection.
@@ -15,12 +15,17 @@ export async function findEvent(
   id: string,
   options: { forUpdate?: boolean } = {},
 ): Promise<EventRow | undefined> {
-  const [row] = await preparedQuery<EventRow>(
+  const select = `select ${eventColumns()} from events where id = $1 and team_id = $2`;
+  if (!options.forUpdate) return (await preparedQuery<EventRow>(em, select, [id, teamId]))[0];
+  // Its queue row first, then its row: the order an outcome takes them in. A claim skips an event
+  // held here and one in progress is waited for, so the status read under both locks is the truth.
+  await rawQuery(
     em,
-    `select ${eventColumns()} from events where id = $1 and team_id = $2${options.forUpdate ? ' for update' : ''}`,
+    `select 1 from event_queue q join events e on e.id = q.event_id
+     where q.event_id = $1 and e.team_id = $2 for update of q`,
     [id, teamId],
   );
-  return row;
+  return (await rawQuery<EventRow>(em, `${select} for update`, [id, teamId]))[0];
 }
 
 export interface EventFilter {
@@ -33,10 +38,18 @@ export interface EventFilter {
   scheduledBefore?: Date | undefined;
 }
 
+/** Events shown with `status` (a delivery in flight is `pending` in its row). */
+function statusIs(status: EventStatus, params: unknown[]): string {
+  if (status === 'pending') return `status = 'pending' and not ${IN_FLIGHT('events')}`;
+  if (status === 'processing')
+    return `(status = 'processing' or (status = 'pending' and ${IN_FLIGHT('events')}))`;
+  return `status = $${params.push(status)}`;
+}
+
 function where(filter: EventFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [filter.teamId];
   let sql = 'team_id = $1';
-  if (filter.status) sql += ` and status = $${params.push(filter.status)}`;
+  if (filter.status) sql += ` and ${statusIs(filter.status, params)}`;
   if (filter.cronId) sql += ` and cron_id = $${params.push(filter.cronId)}`;
   if (filter.scheduledAfter) sql += ` and scheduled_at >= $${params.push(filter.scheduledAfter)}`;
   if (filter.scheduledBefore) sql += ` and scheduled_at < $${params.push(filter.scheduledBefore)}`;

@@ -2,7 +2,8 @@ import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/co
 
 /**
  * An `events` row as the API shows it, as PostgreSQL returns it (timestamps as text, JSON parsed).
- * This folder owns the `events` table: every statement on it lives here, with this one column list.
+ * This folder owns the `events` table and its `event_queue`: every statement on them lives here, with
+ * this one column list.
  */
 export interface EventRow {
   id: string;
@@ -50,9 +51,19 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof EventRow)[];
 
-/** The select list of an {@link EventRow}, from the table under `alias` when given. */
-export function eventColumns(alias?: string): string {
-  return alias ? COLUMNS.map((column) => `${alias}.${column}`).join(', ') : COLUMNS.join(', ');
+/** A delivery in flight is `pending` in `events` and leased in `event_queue`: the API shows `processing`. */
+export const IN_FLIGHT = (table: string) =>
+  `exists (select 1 from event_queue q where q.event_id = ${table}.id and q.lease_token is not null)`;
+
+/** The status the API shows of an event in `table` (a name or an alias). */
+export const shownStatus = (table: string) =>
+  `case when ${table}.status = 'pending' and ${IN_FLIGHT(table)} then 'processing' else ${table}.status end`;
+
+/** The select list of an {@link EventRow} from `table` (a name or an alias), its status as shown. */
+export function eventColumns(table = 'events'): string {
+  return COLUMNS.map((column) =>
+    column === 'status' ? `${shownStatus(table)} as status` : `${table}.${column}`,
+  ).join(', ');
 }
 
 /** A JSON column's parameter: SQL NULL for null (a `null` payload means no body). */

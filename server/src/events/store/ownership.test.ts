@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 const source = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const owner = path.join(source, 'events', 'store');
 const migrations = path.join(source, 'db', 'migrations');
-/** A statement that reads or writes the `events` table. */
-const STATEMENT_ON_EVENTS = /\b(from|into|update|join|table)\s+events\b/i;
+/** A statement that reads or writes the `events` table or its queue. */
+const STATEMENT_ON_EVENTS = /\b(from|into|update|join|table)\s+(events|event_queue)\b/i;
 
 function productionFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,0 +1,83 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { adminQuery } from '../../../test/admin-query.js';
+import { findEvent } from '../../events/store/event-queries.js';
+import { rawQuery } from '../../shared/raw-query.js';
+import { createOrm } from '../orm.js';
+
+const admin = inject('adminConnection');
+const name = `wst_queue_${randomBytes(6).toString('hex')}`;
+let orm: MikroORM;
+
+beforeAll(async () => {
+  await adminQuery(admin, `create database ${name}`);
+  orm = await createOrm({ ...admin, database: name }, 2);
+});
+afterAll(async () => {
+  await orm.close();
+  await adminQuery(admin, `drop database if exists ${name} with (force)`);
+});
+
+const sql = <T extends object>(statement: string, params: unknown[] = []) =>
+  rawQuery<T>(orm.em.fork(), statement, params);
+
+describe('the event_queue migration', () => {
+  it('queues pending events, moves leases in flight, and leaves the rest', async () => {
+    await orm.migrator.up({ to: 'Migration20261125020000_pending_quota_function' });
+    const team = randomUUID();
+    await sql(
+      `insert into teams (id, name, signing_secret, created_at, updated_at) values ($1, 't', 'whsec_t', now(), now())`,
+      [team],
+    );
+    const [pending, inFlight, awaitingRetries, done] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+    ];
+    const lease = randomUUID();
+    const expires = new Date(Date.now() + 60_000);
+    await sql(
+      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, lease_token, lease_owner,
+                           lease_expires_at, claim_count, created_at, updated_at)
+       values ($1, $5, 0, now() + interval '1 hour', 'pending', 'https://example.com/a', 'POST', null, null, null, 0, now(), now()),
+              ($2, $5, 0, now(), 'processing', 'https://example.com:8443/b', 'POST', $6, 7, $7, 2, now(), now()),
+              ($3, $5, 0, now(), 'processing', 'https://example.com/c', 'POST', null, null, null, 1, now(), now()),
+              ($4, $5, 0, now(), 'success', 'https://example.com/d', 'POST', null, null, null, 1, now(), now())`,
+      [pending, inFlight, awaitingRetries, done, team, lease, expires],
+    );
+
+    await orm.migrator.up();
+
+    const queue = await sql<Record<string, unknown>>(
+      `select event_id, destination, lease_token, lease_owner, lease_expires_at, claim_count
+       from event_queue order by lease_token nulls first`,
+    );
+    expect(queue).toEqual([
+      {
+        event_id: pending,
+        destination: 'example.com',
+        lease_token: null,
+        lease_owner: null,
+        lease_expires_at: null,
+        claim_count: 0,
+      },
+      {
+        event_id: inFlight,
+        destination: 'example.com:8443',
+        lease_token: lease,
+        lease_owner: 7,
+        lease_expires_at: expect.anything(),
+        claim_count: 2,
+      },
+    ]);
+    const shown = async (id: string) => (await findEvent(orm.em.fork(), team, id))?.status;
+    expect(await shown(pending)).toBe('pending');
+    expect(await shown(inFlight)).toBe('processing');
+    expect(await shown(awaitingRetries)).toBe('processing');
+    expect(await shown(done)).toBe('success');
+    const [stored] = await sql<{ status: string }>('select status from events where id = $1', [inFlight]);
+    expect(stored?.status).toBe('pending');
+  });
+});
