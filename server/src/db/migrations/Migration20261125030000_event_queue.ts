@@ -49,6 +49,8 @@ export class Migration20261125030000_event_queue extends Migration {
       end $$`);
     this.addSql(`create trigger events_queued after insert on events referencing new table as added
       for each statement execute function queue_pending_events()`);
+    // Statistics now: until autovacuum takes them, a large queue would be planned as an empty one.
+    this.addSql(`analyze event_queue`);
     this.addSql(`drop index events_due_idx`);
     this.addSql(`drop index events_team_due_idx`);
     this.addSql(
