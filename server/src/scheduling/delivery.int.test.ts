@@ -1,5 +1,6 @@
 import { Timers } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EventFixture, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
 import { createEventStore } from './event-store.js';
@@ -279,26 +280,17 @@ describe('changes before the scheduled time', () => {
 });
 
 describe('recovery', () => {
-  /** With a lease, an attempt in flight: `pending` in `events`, leased in its queue row. */
-  async function insertEvent(overrides: Record<string, unknown>): Promise<string> {
-    const leased = overrides.leaseToken !== undefined;
-    const [row] = await app.sql<{ id: string }>(
-      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, created_at, updated_at)
-       values (gen_random_uuid(), $1, 0, $2, $3, $4, 'POST', now(), now()) returning id`,
-      [
-        team.teamId,
-        overrides.scheduledAt ?? new Date(),
-        leased ? 'pending' : (overrides.status ?? 'pending'),
-        overrides.url,
-      ],
-    );
-    if (leased) {
-      await app.sql(
-        'update event_queue set lease_token = $2, lease_expires_at = $3, claim_count = $4 where event_id = $1',
-        [row!.id, overrides.leaseToken, overrides.leaseExpiresAt, overrides.claimCount ?? 0],
-      );
-    }
-    return row!.id;
+  /** An event due now unless told otherwise; with a lease, an attempt in flight. */
+  async function insertEvent({
+    url,
+    ...overrides
+  }: Partial<EventFixture> & { url: string }): Promise<string> {
+    const event = await makeEvent(app.orm.em.fork(), team.teamId, {
+      scheduledAt: new Date(),
+      webhookUrl: url,
+      ...overrides,
+    });
+    return event.id;
   }
 
   it('fails an event missed by longer than the tolerance without calling it', async () => {
