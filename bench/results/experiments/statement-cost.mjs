@@ -1,0 +1,116 @@
+// Experiment (bench/README.md, 2026-11-26): PostgreSQL's CPU per delivery of the scheduler's real
+// claim and outcome statements (the built `claimDue` and `recordOutcomes`), without HTTP, by batch
+// size. CPU is read from /proc for every PostgreSQL process, so the server must run on this machine.
+// Not product code. On a scratch database:
+//   DATABASE_URL=<url> webhook-scheduler migrate && DATABASE_URL=<url> webhook-scheduler teams create --name x
+//   node bench/results/experiments/statement-cost.mjs <url> [label]   (from the repository root, after a build)
+// Knobs: BATCH (default 500), ROWS (20000), ROUNDS (3), SETUP (SQL run once, after the first rows are
+// inserted, e.g. `drop index …` to see what an index costs).
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { claimDue } from '../../../server/dist/events/store/claims.js';
+import { recordOutcomes } from '../../../server/dist/events/store/delivery.js';
+import { planRecord } from '../../../scheduler/dist/attempt.rules.js';
+
+const [url, label = 'main'] = process.argv.slice(2);
+const ROWS = Number(process.env.ROWS ?? 20000);
+const BATCH = Number(process.env.BATCH ?? 500);
+const pool = new pg.Pool({ connectionString: url, max: 1 });
+const admin = new pg.Client({ connectionString: url });
+await admin.connect();
+// What preparedQuery needs of an entity manager: the pool behind it.
+const em = { isInTransaction: () => false, getConnection: () => ({ getNativeClient: async () => pool }) };
+const team = (await admin.query('select id from teams limit 1')).rows[0].id;
+const HEADERS = { 'content-length': '0', date: 'Wed, 25 Nov 2026 20:11:55 GMT', connection: 'keep-alive' };
+const shares = { teams: [], destinations: [], teamMax: 100_000, destinationMax: 100_000 };
+const from = new Date(Date.now() - 3_600_000);
+const before = new Date(Date.now() + 3_600_000);
+
+/** User plus system CPU, in ms, of the PostgreSQL processes (all of them, or one). */
+function postgresCpuMs(pid) {
+  let ticks = 0;
+  const pids = pid ? [String(pid)] : fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  for (const p of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  return ticks * 10;
+}
+
+async function fresh(round) {
+  await admin.query('delete from events');
+  await admin.query(
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at, destination)
+     select gen_random_uuid(), $1, 0, now(), 'pending', 'http://127.0.0.1:3498/throughput', 'POST', '{"bench":true}'::jsonb,
+       now(), now(), '127.0.0.1:3498'
+     from generate_series(1, $2)`,
+    [team, ROWS],
+  );
+  if (process.env.SETUP && round === 0) await admin.query(process.env.SETUP);
+  await admin.query('vacuum analyze events');
+  await admin.query('vacuum analyze event_queue');
+  await admin.query('checkpoint');
+}
+
+const success = (startedAt) => ({
+  ok: true,
+  status: 200,
+  headers: HEADERS,
+  body: '',
+  durationMs: 1,
+  error: null,
+  permanent: false,
+  startedAt,
+});
+
+for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
+  await fresh(round);
+  const backend = (await pool.query('select pg_backend_pid() as pid')).rows[0].pid;
+  let claimMs = 0;
+  let outcomeMs = 0;
+  let delivered = 0;
+  const cpu = postgresCpuMs();
+  const backendCpu = postgresCpuMs(backend);
+  for (;;) {
+    let started = performance.now();
+    const claimed = await claimDue(em, {
+      limit: BATCH,
+      leaseMs: 60_000,
+      leaseToken: randomUUID(),
+      owner: 1,
+      shares,
+      from,
+      before,
+    });
+    claimMs += performance.now() - started;
+    if (claimed.length === 0) break;
+    delivered += claimed.length;
+    const records = claimed.map((attempt) => planRecord(attempt, success(new Date()), randomUUID));
+    started = performance.now();
+    await recordOutcomes(em, null, records);
+    outcomeMs += performance.now() - started;
+  }
+  const perRow = (ms) => Math.round((ms * 1000) / delivered);
+  console.log(
+    JSON.stringify({
+      label,
+      batch: BATCH,
+      round,
+      delivered,
+      wallMicroseconds: { claim: perRow(claimMs), outcome: perRow(outcomeMs) },
+      cpuMicroseconds: {
+        postgres: perRow(postgresCpuMs() - cpu),
+        backend: perRow(postgresCpuMs(backend) - backendCpu),
+      },
+    }),
+  );
+}
+await admin.end();
+await pool.end();
