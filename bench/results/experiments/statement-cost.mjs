@@ -78,6 +78,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
   let delivered = 0;
   const cpu = postgresCpuMs();
   const backendCpu = postgresCpuMs(backend);
+  const clientCpu = process.cpuUsage();
   for (;;) {
     let started = performance.now();
     const claimed = await claimDue(em, {
@@ -98,6 +99,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
     outcomeMs += performance.now() - started;
   }
   const perRow = (ms) => Math.round((ms * 1000) / delivered);
+  const client = process.cpuUsage(clientCpu);
   console.log(
     JSON.stringify({
       label,
@@ -108,6 +110,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
       cpuMicroseconds: {
         postgres: perRow(postgresCpuMs() - cpu),
         backend: perRow(postgresCpuMs(backend) - backendCpu),
+        client: perRow((client.user + client.system) / 1000),
       },
     }),
   );

@@ -50,17 +50,25 @@ const RECORD = `with input as (
         claim_count = d.claim_count, updated_at = clock_timestamp()
     from dequeued d join input i on i.id = d.event_id
     where e.id = d.event_id
-    returning e.id
+    -- With its input: the CTEs below read each recorded row without joining the input again.
+    returning e.id, e.team_id, e.cron_id, e.triggered, e.alert, e.scheduled_at, e.webhook_url,
+              i.status, i.original_id, i.original_status, i.executed_at, i.response_status, i.response_error
   ), settled as (
-    update events o set status = i.original_status, updated_at = clock_timestamp()
-    from input i join recorded r on r.id = i.id
-    where o.id = i.original_id and i.original_status is not null and o.status = 'processing'
+    update events o set status = r.original_status, updated_at = clock_timestamp()
+    from recorded r
+    where o.id = r.original_id and r.original_status is not null and o.status = 'processing'
   ), finals as (
+    -- An original that ended, as just written (the columns read here are never updated), and the
+    -- original of a retry that ended the delivery.
+    select r.id, r.team_id, r.cron_id, r.triggered, r.alert, r.scheduled_at, r.webhook_url,
+           r.status as final_status, r.executed_at, r.response_status, r.response_error
+    from recorded r
+    where r.id = r.original_id and r.status in ('success', 'failed')
+    union all
     select o.id, o.team_id, o.cron_id, o.triggered, o.alert, o.scheduled_at, o.webhook_url,
-           coalesce(i.original_status, i.status) as final_status, i.executed_at, i.response_status,
-           i.response_error
-    from recorded r join input i on i.id = r.id join events o on o.id = i.original_id
-    where (i.id = i.original_id and i.status in ('success', 'failed')) or i.original_status is not null
+           r.original_status, r.executed_at, r.response_status, r.response_error
+    from recorded r join events o on o.id = r.original_id
+    where r.original_status is not null
   ), occurrences as (
     select * from finals where cron_id is not null and not triggered
   ), runs as (
@@ -89,10 +97,14 @@ const RECORD = `with input as (
     returning c.id, c.team_id, c.webhook_url, l.streak,
               l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647) as paused
   )
-  -- A delivery ended meanwhile (its cron was replaced, decision 25) gets no further retry.
-  select 'recorded' as kind, r.id, coalesce(o.status in ('pending', 'processing'), false) as open,
+  -- A delivery ended meanwhile (its cron was replaced, decision 25) gets no further retry. An
+  -- original just recorded is open: its row was pending.
+  select 'recorded' as kind, r.id,
+         case when r.id = r.original_id then true
+              else coalesce((select o.status in ('pending', 'processing') from events o where o.id = r.original_id), false)
+         end as open,
          null::uuid as team_id, null::text as alert_url, null::jsonb as subject
-  from recorded r join input i on i.id = r.id left join events o on o.id = i.original_id
+  from recorded r
   union all
   -- An alert never alerts about itself.
   select 'event.failed', f.id, false, f.team_id, t.alert_url,
