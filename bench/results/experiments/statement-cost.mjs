@@ -4,7 +4,8 @@
 // Not product code. On a scratch database:
 //   DATABASE_URL=<url> webhook-scheduler migrate && DATABASE_URL=<url> webhook-scheduler teams create --name x
 //   node bench/results/experiments/statement-cost.mjs <url> [label]   (from the repository root, after a build)
-// Knobs: BATCH (default 500), ROWS (20000), ROUNDS (3), SETUP (SQL run once, after the first rows are
+// Knobs: BATCH (default 500), IN_FLIGHT (events claimed and not yet recorded besides the batch, 0),
+// ROWS (20000), ROUNDS (3), SETUP (SQL run once, after the first rows are
 // inserted, e.g. `drop index …` to see what an index costs).
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +17,7 @@ import { planRecord } from '../../../scheduler/dist/attempt.rules.js';
 const [url, label = 'main'] = process.argv.slice(2);
 const ROWS = Number(process.env.ROWS ?? 20000);
 const BATCH = Number(process.env.BATCH ?? 500);
+const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 0);
 const pool = new pg.Pool({ connectionString: url, max: 1 });
 const admin = new pg.Client({ connectionString: url });
 await admin.connect();
@@ -79,6 +81,8 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
   const cpu = postgresCpuMs();
   const backendCpu = postgresCpuMs(backend);
   const clientCpu = process.cpuUsage();
+  // Claimed and not recorded yet, oldest first: the calls in flight (IN_FLIGHT beyond one batch).
+  const inFlight = [];
   for (;;) {
     let started = performance.now();
     const claimed = await claimDue(em, {
@@ -91,9 +95,12 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
       before,
     });
     claimMs += performance.now() - started;
-    if (claimed.length === 0) break;
-    delivered += claimed.length;
-    const records = claimed.map((attempt) => planRecord(attempt, success(new Date()), randomUUID));
+    inFlight.push(...claimed);
+    if (inFlight.length <= IN_FLIGHT && claimed.length > 0) continue;
+    const done = inFlight.splice(0, claimed.length > 0 ? claimed.length : BATCH);
+    if (done.length === 0) break;
+    delivered += done.length;
+    const records = done.map((attempt) => planRecord(attempt, success(new Date()), randomUUID));
     started = performance.now();
     await recordOutcomes(em, null, records);
     outcomeMs += performance.now() - started;
@@ -104,6 +111,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
     JSON.stringify({
       label,
       batch: BATCH,
+      inFlight: IN_FLIGHT,
       round,
       delivered,
       wallMicroseconds: { claim: perRow(claimMs), outcome: perRow(outcomeMs) },

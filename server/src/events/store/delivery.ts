@@ -38,9 +38,11 @@ const RECORD = `with input as (
       original_id uuid, original_status text)
   ), dequeued as (
     -- The lease is checked on the queue row, which the delete locks: an outcome whose lease was
-    -- taken over meanwhile records nothing. The id array steers the planner to the primary key.
+    -- taken over meanwhile records nothing. The id array steers the planner to the primary key; an
+    -- equality on the lease would let it read the whole lease index instead (every call in flight).
     delete from event_queue q using input i
-    where q.event_id = any(array(select id from input)) and q.event_id = i.id and q.lease_token = i.lease_token
+    where q.event_id = any(array(select id from input)) and q.event_id = i.id
+      and q.lease_token is not distinct from i.lease_token and i.lease_token is not null
     returning q.event_id, q.claim_count
   ), recorded as (
     update events e
