@@ -2,7 +2,7 @@
 // next to the raw HTTP limit measured in the same run. Usage: npm run delivery -w bench
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Timers } from '@webhook-scheduler/scheduler';
+import { Timers, newEventId } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { Agent, request } from 'undici';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
@@ -57,11 +57,13 @@ async function throughput(setup: Setup, receiverUrl: string) {
   );
   const [column, value] =
     destinationColumn.length > 0 ? [', destination', ', webhook_destination($3)'] : ['', ''];
+  // With the ids the service gives events (made in order, as a batch through the API would be).
+  const ids = Array.from({ length: THROUGHPUT_EVENTS }, () => newEventId());
   await setup.db.query(
     `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${column})
-     select gen_random_uuid(), $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()${value}
-     from generate_series(1, $4)`,
-    [setup.teamId, dueAt, `${receiverUrl}/throughput`, THROUGHPUT_EVENTS],
+     select id, $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()${value}
+     from unnest($4::uuid[]) with ordinality as e(id, n) order by n`,
+    [setup.teamId, dueAt, `${receiverUrl}/throughput`, ids],
   );
   const timers = new Timers({ leadMs: 200, shards: 2 });
   await timers.cover(setup.db, timers.uncovered([dueAt], new Date()), new Date());

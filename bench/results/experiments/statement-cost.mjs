@@ -5,7 +5,7 @@
 //   DATABASE_URL=<url> webhook-scheduler migrate && DATABASE_URL=<url> webhook-scheduler teams create --name x
 //   node bench/results/experiments/statement-cost.mjs <url> [label]   (from the repository root, after a build)
 // Knobs: BATCH (default 500), IN_FLIGHT (events claimed and not yet recorded besides the batch, 0),
-// ROWS (20000), ROUNDS (3), SETUP (SQL run once, after the first rows are
+// FUTURE (pending events due tomorrow, kept across rounds, 0), ROWS (20000), ROUNDS (3), SETUP (SQL run once, after the first rows are
 // inserted, e.g. `drop index …` to see what an index costs).
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -18,12 +18,21 @@ const [url, label = 'main'] = process.argv.slice(2);
 const ROWS = Number(process.env.ROWS ?? 20000);
 const BATCH = Number(process.env.BATCH ?? 500);
 const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 0);
+const FUTURE = Number(process.env.FUTURE ?? 0);
+// IDS=v7: time-ordered ids (UUID version 7, the creation time in its first 48 bits).
+const NEW_ID = process.env.IDS === 'v7' ? 'bench_uuid_v7()' : 'gen_random_uuid()';
 const pool = new pg.Pool({ connectionString: url, max: 1 });
 const admin = new pg.Client({ connectionString: url });
 await admin.connect();
 // What preparedQuery needs of an entity manager: the pool behind it.
 const em = { isInTransaction: () => false, getConnection: () => ({ getNativeClient: async () => pool }) };
 const team = (await admin.query('select id from teams limit 1')).rows[0].id;
+if (process.env.IDS === 'v7') {
+  await admin.query(`create or replace function bench_uuid_v7() returns uuid volatile language sql as $$
+    select encode(set_byte(set_byte(b, 6, (get_byte(b, 6) & 15) | 112), 8, (get_byte(b, 8) & 63) | 128), 'hex')::uuid
+    from (select overlay(uuid_send(gen_random_uuid()) placing
+      substring(int8send((extract(epoch from clock_timestamp()) * 1000)::bigint) from 3) from 1 for 6) as b) as v7 $$`);
+}
 const HEADERS = { 'content-length': '0', date: 'Wed, 25 Nov 2026 20:11:55 GMT', connection: 'keep-alive' };
 const shares = { teams: [], destinations: [], teamMax: 100_000, destinationMax: 100_000 };
 const from = new Date(Date.now() - 3_600_000);
@@ -47,10 +56,20 @@ function postgresCpuMs(pid) {
 }
 
 async function fresh(round) {
-  await admin.query('delete from events');
+  await admin.query(`delete from events where scheduled_at < now() + interval '1 hour'`);
+  if (round === 0 && FUTURE > 0) {
+    await admin.query('delete from events');
+    await admin.query(
+      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at, destination)
+       select ${NEW_ID}, $1, 0, now() + interval '1 day' + i * interval '1 millisecond', 'pending',
+         'http://127.0.0.1:3498/later', 'POST', '{"bench":true}'::jsonb, now(), now(), '127.0.0.1:3498'
+       from generate_series(1, $2) as i`,
+      [team, FUTURE],
+    );
+  }
   await admin.query(
     `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at, destination)
-     select gen_random_uuid(), $1, 0, now(), 'pending', 'http://127.0.0.1:3498/throughput', 'POST', '{"bench":true}'::jsonb,
+     select ${NEW_ID}, $1, 0, now(), 'pending', 'http://127.0.0.1:3498/throughput', 'POST', '{"bench":true}'::jsonb,
        now(), now(), '127.0.0.1:3498'
      from generate_series(1, $2)`,
     [team, ROWS],
@@ -112,6 +131,7 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
       label,
       batch: BATCH,
       inFlight: IN_FLIGHT,
+      future: FUTURE,
       round,
       delivered,
       wallMicroseconds: { claim: perRow(claimMs), outcome: perRow(outcomeMs) },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { MAX_CLAIMS, interruptedOutcome, isMissed, missedOutcome, planRecord } from '../attempt.rules.js';
+import { newEventId } from '../event-id.js';
 import { type LeaseWindow, leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
 import type { DeliveryMetrics } from '../metrics.js';
@@ -227,7 +228,7 @@ export class DeliveryWorker {
     lease: Pick<LeaseWindow, 'recordBy'>,
     executed: boolean,
   ): Promise<void> {
-    const record = planRecord(attempt, outcome, randomUUID, { executed });
+    const record = planRecord(attempt, outcome, newEventId, { executed });
     await this.deps.writer.add(record, lease.recordBy);
   }
 

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { type Timers, nextOccurrences } from '@webhook-scheduler/scheduler';
+import { type Timers, newEventId, nextOccurrences } from '@webhook-scheduler/scheduler';
 import { asDate, rawQuery } from '../shared/raw-query.js';
 import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
 
@@ -42,7 +41,7 @@ function occurrencesOf(
     // An expression that no longer parses (e.g. stored before a grammar change) is skipped the same way.
   }
   const events = times.map((scheduledAt) => ({
-    id: randomUUID(),
+    id: newEventId(),
     teamId: cron.teamId,
     cronId: cron.id,
     retryOf: null,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { ParsedCronInput, ParsedCronPatch, TeamLimits } from '@webhook-scheduler/contract';
+import { newEventId } from '@webhook-scheduler/scheduler';
 import { rawQuery } from '../shared/raw-query.js';
 import { NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
 import { cronIntervalIssues, quotaRefusal, requestSizeIssues } from '../limits/limits.rules.js';
@@ -190,7 +191,7 @@ export async function triggerCron(
 ): Promise<EventRow> {
   const cron = await getCron(em, teamId, id);
   const event = {
-    id: randomUUID(),
+    id: newEventId(),
     teamId,
     cronId: cron.id,
     retryOf: null,

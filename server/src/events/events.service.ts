@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSort, EventStatus, ParsedEventInput, TeamLimits } from '@webhook-scheduler/contract';
+import { newEventId } from '@webhook-scheduler/scheduler';
 import { BadRequestError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
 import { quotaRefusal, requestSizeIssues } from '../limits/limits.rules.js';
 import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
@@ -90,7 +90,7 @@ export async function listEvents(
 
 /** A new manual original event of the team. */
 function manualEvent(teamId: string, changes: EventDefinition): PendingEvent {
-  return { ...changes, id: randomUUID(), teamId, cronId: null, retryOf: null, attempt: 0 };
+  return { ...changes, id: newEventId(), teamId, cronId: null, retryOf: null, attempt: 0 };
 }
 
 async function* noChunks(): AsyncGenerator<EventRow[]> {}

@@ -1,6 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AttemptRecord, ClaimedAttempt, RetryAttempt, Timers } from '@webhook-scheduler/scheduler';
+import {
+  type AttemptRecord,
+  type ClaimedAttempt,
+  type RetryAttempt,
+  type Timers,
+  newEventId,
+} from '@webhook-scheduler/scheduler';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
@@ -139,7 +144,7 @@ function alertEvent(row: RecordRow, now: Date): PendingEvent[] {
   if (!row.alert_url || !row.team_id) return [];
   return [
     {
-      id: randomUUID(),
+      id: newEventId(),
       teamId: row.team_id,
       cronId: null,
       retryOf: null,
