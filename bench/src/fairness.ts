@@ -2,7 +2,7 @@
 // Usage: npm run fairness -w bench   (BENCH_SERVICE_ROOT=<another checkout> measures its build instead)
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Timers } from '@webhook-scheduler/scheduler';
+import { Timers, newEventId } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { freshDataDir, percentile, startReceiver, startService, waitFor } from './processes.ts';
 
@@ -17,9 +17,9 @@ const SERVICE_ENV = { DESTINATION_MAX_IN_FLIGHT: process.env.DESTINATION_MAX_IN_
 async function insertEvents(db: pg.Client, teamId: string, url: string, times: Date[]): Promise<void> {
   await db.query(
     `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
-     select gen_random_uuid(), $1, 0, t, 'pending', $2, 'POST', '{"bench":true}'::jsonb, now(), now()
-     from unnest($3::timestamptz[]) as t`,
-    [teamId, url, times],
+     select id, $1, 0, t, 'pending', $2, 'POST', '{"bench":true}'::jsonb, now(), now()
+     from unnest($3::timestamptz[], $4::uuid[]) as e(t, id)`,
+    [teamId, url, times, times.map(() => newEventId())],
   );
   const timers = new Timers({ leadMs: 200, shards: 2 });
   await timers.cover(db, timers.uncovered(times, new Date()), new Date());

@@ -1,18 +1,19 @@
 // Experiment (bench/README.md, 2026-11-26): PostgreSQL's CPU per delivery of the scheduler's real
-// claim and outcome statements (the built `claimDue` and `recordOutcomes`), without HTTP, by batch
-// size. CPU is read from /proc for every PostgreSQL process, so the server must run on this machine.
-// Not product code. On a scratch database:
+// claim and outcome statements (the built `claimDue` and `recordOutcomes`), without HTTP. CPU is read
+// from /proc for the server's processes, so the server must run on this machine. Not product code.
+// On a scratch database:
 //   DATABASE_URL=<url> webhook-scheduler migrate && DATABASE_URL=<url> webhook-scheduler teams create --name x
 //   node bench/results/experiments/statement-cost.mjs <url> [label]   (from the repository root, after a build)
-// Knobs: BATCH (default 500), IN_FLIGHT (events claimed and not yet recorded besides the batch, 0),
-// FUTURE (pending events due tomorrow, kept across rounds, 0), ROWS (20000), ROUNDS (3), SETUP (SQL run once, after the first rows are
-// inserted, e.g. `drop index …` to see what an index costs).
-import fs from 'node:fs';
+// Knobs: BATCH (events per claim, 500), IN_FLIGHT (events claimed and held while later batches are
+// recorded, 0), FUTURE (pending events due tomorrow, kept across rounds, 0), IDS=v7 (time-ordered
+// ids for the inserted events), ROWS (20000), ROUNDS (3), SETUP (SQL run once after the first rows
+// are inserted, e.g. `drop index …` to see what an index costs).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { claimDue } from '../../../server/dist/events/store/claims.js';
 import { recordOutcomes } from '../../../server/dist/events/store/delivery.js';
 import { planRecord } from '../../../scheduler/dist/attempt.rules.js';
+import { treeCpuMs } from '../../src/cpu.ts';
 
 const [url, label = 'main'] = process.argv.slice(2);
 const ROWS = Number(process.env.ROWS ?? 20000);
@@ -27,6 +28,10 @@ await admin.connect();
 // What preparedQuery needs of an entity manager: the pool behind it.
 const em = { isInTransaction: () => false, getConnection: () => ({ getNativeClient: async () => pool }) };
 const team = (await admin.query('select id from teams limit 1')).rows[0].id;
+// Every PostgreSQL process of this server is a child of its postmaster.
+const postmaster = Number(
+  (await admin.query(`select split_part(pg_read_file('postmaster.pid'), E'\\n', 1) as pid`)).rows[0].pid,
+);
 if (process.env.IDS === 'v7') {
   await admin.query(`create or replace function bench_uuid_v7() returns uuid volatile language sql as $$
     select encode(set_byte(set_byte(b, 6, (get_byte(b, 6) & 15) | 112), 8, (get_byte(b, 8) & 63) | 128), 'hex')::uuid
@@ -37,23 +42,6 @@ const HEADERS = { 'content-length': '0', date: 'Wed, 25 Nov 2026 20:11:55 GMT', 
 const shares = { teams: [], destinations: [], teamMax: 100_000, destinationMax: 100_000 };
 const from = new Date(Date.now() - 3_600_000);
 const before = new Date(Date.now() + 3_600_000);
-
-/** User plus system CPU, in ms, of the PostgreSQL processes (all of them, or one). */
-function postgresCpuMs(pid) {
-  let ticks = 0;
-  const pids = pid ? [String(pid)] : fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  for (const p of pids) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A process that ended meanwhile.
-    }
-  }
-  return ticks * 10;
-}
 
 async function fresh(round) {
   await admin.query(`delete from events where scheduled_at < now() + interval '1 hour'`);
@@ -97,8 +85,8 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
   let claimMs = 0;
   let outcomeMs = 0;
   let delivered = 0;
-  const cpu = postgresCpuMs();
-  const backendCpu = postgresCpuMs(backend);
+  const cpu = await treeCpuMs(postmaster);
+  const backendCpu = await treeCpuMs(backend);
   const clientCpu = process.cpuUsage();
   // Claimed and not recorded yet, oldest first: the calls in flight (IN_FLIGHT beyond one batch).
   const inFlight = [];
@@ -136,8 +124,8 @@ for (let round = 0; round < Number(process.env.ROUNDS ?? 3); round++) {
       delivered,
       wallMicroseconds: { claim: perRow(claimMs), outcome: perRow(outcomeMs) },
       cpuMicroseconds: {
-        postgres: perRow(postgresCpuMs() - cpu),
-        backend: perRow(postgresCpuMs(backend) - backendCpu),
+        postgres: perRow((await treeCpuMs(postmaster)) - cpu),
+        backend: perRow((await treeCpuMs(backend)) - backendCpu),
         client: perRow((client.user + client.system) / 1000),
       },
     }),
