@@ -222,10 +222,13 @@ export async function releaseAttempts(
   if (attempts.length === 0) return;
   await rawQuery(
     em,
-    `update event_queue q
+    // Found by id, as in RECORD: an equality on the lease would read every call in flight.
+    `with input as (select * from jsonb_to_recordset($1::jsonb) as i(id uuid, lease_token uuid))
+     update event_queue q
      set lease_token = null, lease_owner = null, lease_expires_at = null
-     from jsonb_to_recordset($1::jsonb) as i(id uuid, lease_token uuid)
-     where q.event_id = i.id and q.lease_token = i.lease_token`,
+     from input i
+     where q.event_id = any(array(select id from input)) and q.event_id = i.id
+       and q.lease_token is not distinct from i.lease_token and i.lease_token is not null`,
     [JSON.stringify(attempts.map(({ id, leaseToken }) => ({ id, lease_token: leaseToken })))],
   );
 }
