@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Timers, newEventId } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { againstAims } from './aims.ts';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
 import { skipLockedFloor } from './floor.ts';
 import {
@@ -286,7 +287,10 @@ try {
   const raw = await rawLimit(receiver.url);
   await receiverStats(receiver.url);
   const runs = [];
-  for (const schedulers of SET_UPS) runs.push(await run(schedulers, receiver.url, receiver.child.pid ?? 0));
+  for (const schedulers of SET_UPS) {
+    const figures = await run(schedulers, receiver.url, receiver.child.pid ?? 0);
+    runs.push({ ...figures, againstAims: againstAims(raw, figures) });
+  }
   const result = {
     date: new Date().toISOString(),
     cpus: (await import('node:os')).cpus().length,
