@@ -13,6 +13,9 @@ import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ApiResponse } from './harness.js';
 
+/** An id the service makes for an event: a UUID of version 7 (docs/guides/concepts.md). */
+export const EVENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 /**
  * The contract's response schemas, made strict so that a field the contract does not declare
  * (say an internal lease column) fails the test instead of slipping through.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodies, expectBody, expectError, expectValidationError } from '../../test/expect.js';
+import { EVENT_ID, bodies, expectBody, expectError, expectValidationError } from '../../test/expect.js';
 import { cronBody, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, startReceiver } from '../../test/receiver.js';
@@ -72,7 +72,10 @@ describe('PATCH /api/v1/crons/{id}', () => {
     const after = await pendingOf(cron.id);
     expect(after.length).toBeGreaterThan(0);
     expect(after.some((event) => before.some((old) => old.id === event.id))).toBe(false);
-    for (const event of after) expect(new Date(event.scheduled_at).getUTCSeconds() % 15).toBe(0);
+    for (const event of after) {
+      expect(new Date(event.scheduled_at).getUTCSeconds() % 15).toBe(0);
+      expect(event.id).toMatch(EVENT_ID);
+    }
   });
 
   it('deletes the pending events when is_active becomes false and resumes when true', async () => {
@@ -161,6 +164,7 @@ describe('POST /api/v1/crons/{id}/trigger', () => {
       payload: { a: 1 },
       retry_config: full.retry_config,
     });
+    expect(data.id).toMatch(EVENT_ID);
     expect(Date.parse(data.scheduled_at)).toBeGreaterThanOrEqual(started - 1000);
     expect(Date.parse(data.scheduled_at)).toBeLessThanOrEqual(Date.now());
     const after = await pendingOf(cron.id);

@@ -1,6 +1,6 @@
 import { verifyWebhook } from '@webhook-scheduler/sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bodies, expectBody } from '../../test/expect.js';
+import { EVENT_ID, bodies, expectBody } from '../../test/expect.js';
 import {
   type TestApp,
   type TestDatabase,
@@ -109,6 +109,7 @@ describe('pause_after_failures with two scheduler processes', () => {
       (request) => request.path === '/alerts' && request.body.includes('"event.failed"'),
     );
     expect(failedAlerts).toHaveLength(3);
+    for (const alert of failedAlerts) expect(alert.headers['webhook-id']).toMatch(EVENT_ID);
 
     const resumed = await app.request('PATCH', `/api/v1/crons/${cron.id}`, {
       key: team.key,

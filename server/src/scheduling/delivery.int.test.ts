@@ -1,5 +1,6 @@
 import { Timers } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_ID } from '../../test/expect.js';
 import { type EventFixture, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
@@ -166,6 +167,7 @@ describe('retries', () => {
     expect(retries.every((retry: any) => retry.status === 'failed' && retry.response_status === 500)).toBe(
       true,
     );
+    for (const id of [event.id, ...retries.map((retry: any) => retry.id)]) expect(id).toMatch(EVENT_ID);
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(receiver.requests.filter((r) => r.path === '/linear')).toHaveLength(3);
   });

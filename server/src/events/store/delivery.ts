@@ -31,6 +31,14 @@ function outcomeInput(record: AttemptRecord) {
   };
 }
 
+/**
+ * The queue rows `q` of the `input` rows `i` whose lease the input still holds. The id array steers
+ * the planner to the primary key: an equality on the lease would let it read the whole lease index,
+ * every call in flight. With a non-null input, `is not distinct from` means the same as `=`.
+ */
+const LEASE_STILL_HELD = `q.event_id = any(array(select id from input)) and q.event_id = i.id
+  and q.lease_token is not distinct from i.lease_token and i.lease_token is not null`;
+
 // The end of a delivery: an original that needs no retry, or a retry that settles its original.
 // For a cron's occurrence (not a manual run) the same statement keeps the cron's health: the
 // failure streak, the last run, and the pause once the streak reaches pause_after_failures. The
@@ -43,11 +51,9 @@ const RECORD = `with input as (
       original_id uuid, original_status text)
   ), dequeued as (
     -- The lease is checked on the queue row, which the delete locks: an outcome whose lease was
-    -- taken over meanwhile records nothing. The id array steers the planner to the primary key; an
-    -- equality on the lease would let it read the whole lease index instead (every call in flight).
+    -- taken over meanwhile records nothing.
     delete from event_queue q using input i
-    where q.event_id = any(array(select id from input)) and q.event_id = i.id
-      and q.lease_token is not distinct from i.lease_token and i.lease_token is not null
+    where ${LEASE_STILL_HELD}
     returning q.event_id, q.claim_count
   ), recorded as (
     update events e
@@ -222,13 +228,11 @@ export async function releaseAttempts(
   if (attempts.length === 0) return;
   await rawQuery(
     em,
-    // Found by id, as in RECORD: an equality on the lease would read every call in flight.
     `with input as (select * from jsonb_to_recordset($1::jsonb) as i(id uuid, lease_token uuid))
      update event_queue q
      set lease_token = null, lease_owner = null, lease_expires_at = null
      from input i
-     where q.event_id = any(array(select id from input)) and q.event_id = i.id
-       and q.lease_token is not distinct from i.lease_token and i.lease_token is not null`,
+     where ${LEASE_STILL_HELD}`,
     [JSON.stringify(attempts.map(({ id, leaseToken }) => ({ id, lease_token: leaseToken })))],
   );
 }
