@@ -66,7 +66,7 @@ async function throughput(setup: Setup, receiverUrl: string) {
      from unnest($4::uuid[]) with ordinality as e(id, n) order by n`,
     [setup.teamId, dueAt, `${receiverUrl}/throughput`, ids],
   );
-  const timers = new Timers({ leadMs: 200, shards: 2 });
+  const timers = new Timers({ shards: 2 });
   await timers.cover(setup.db, timers.uncovered([dueAt], new Date()), new Date());
   const statsBefore = await databaseStats(setup.db);
   const cpuBefore = await cpuOf(setup.cpu);

@@ -21,7 +21,7 @@ async function insertEvents(db: pg.Client, teamId: string, url: string, times: D
      from unnest($3::timestamptz[], $4::uuid[]) as e(t, id)`,
     [teamId, url, times, times.map(() => newEventId())],
   );
-  const timers = new Timers({ leadMs: 200, shards: 2 });
+  const timers = new Timers({ shards: 2 });
   await timers.cover(db, timers.uncovered(times, new Date()), new Date());
 }
 

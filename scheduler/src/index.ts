@@ -17,4 +17,5 @@ export type {
 } from './ports.js';
 export { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerTuning } from './scheduler.js';
 export { schedulerMigrations, type SchedulerMigration } from './schema/migrations.js';
+export { extendTimerHorizon } from './timer/horizon.js';
 export { Timers, type SqlExecutor, type TimersOptions } from './timer/timers.js';

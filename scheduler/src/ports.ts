@@ -94,6 +94,8 @@ export interface EventStore {
   claimBacklog(options: ClaimOptions): Promise<ClaimedAttempt[]>;
   /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
   nextDueAt(from: Date, before: Date): Promise<Date | null>;
+  /** The seconds (as Unix seconds) in which pending events not in flight fall due within `[from, before)`. */
+  pendingSlots(from: Date, before: Date): Promise<number[]>;
   /**
    * Writes outcomes whose lease still holds and schedules the retries they plan (with their timers),
    * in one transaction; returns the ids recorded.

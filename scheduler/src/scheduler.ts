@@ -6,6 +6,8 @@ import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
 import type { EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
+import { extendTimerHorizon } from './timer/horizon.js';
+import type { Timers } from './timer/timers.js';
 import { SLOT_JOB, type SlotJobData, slotEnd, slotStart } from './timer/slot-jobs.js';
 import { Capacity } from './worker/capacity.js';
 import { DeliveryWorker, RECOVERY_BATCH } from './worker/delivery-worker.js';
@@ -56,6 +58,8 @@ export interface SchedulerOptions {
   /** Pool for Agenda and slot jobs; the same database as the store. */
   pool: Pool;
   store: EventStore;
+  /** The timer jobs writers of pending events use too. */
+  timers: Timers;
   sender: Sender;
   logger: Logger;
   registry: Registry;
@@ -117,6 +121,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const reconcile = async (): Promise<void> => {
     await worker.recoverExpiredLeases();
     await store.topUpCrons(tuning.cronHorizonMs, 200);
+    await extendTimerHorizon(pool, store, options.timers);
     await pool.query(
       `delete from agenda_jobs where name = $1 and next_run_at is null and locked_at is null
        and coalesce(last_finished_at, failed_at, created_at) < now() - interval '1 hour'`,

@@ -36,8 +36,6 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Slot jobs fire this long before their second starts, so they are running when it does. */
-const SLOT_LEAD_MS = 200;
 /** Starts the service by role over the configured database. */
 export async function startService(config: Config, role: Role, logger: Logger): Promise<RunningService> {
   const db = await openDatabase(config.database, {
@@ -54,7 +52,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
     const scheduling: Scheduling = {
-      timers: new Timers({ leadMs: SLOT_LEAD_MS, shards: config.scheduler.slotShards }),
+      timers: new Timers({ shards: config.scheduler.slotShards }),
       cronHorizonMs: config.scheduler.cronHorizonMs,
     };
     const isReady = async () => !stopping && (await db.orm.isConnected());
@@ -157,6 +155,7 @@ async function startScheduler(
   const instance = createScheduler({
     pool,
     store: createEventStore(db.orm, scheduling.timers),
+    timers: scheduling.timers,
     sender: createSender({
       timeoutMs: config.webhook.timeoutMs,
       allowPrivateTargets: config.webhook.allowPrivateTargets,

@@ -170,7 +170,7 @@ export async function startTestApp(
   const orm = await createOrm(db.connection, 5);
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const now = options.now ?? (() => new Date());
-  const timers = new Timers({ leadMs: 200, shards: 2 });
+  const timers = new Timers({ shards: 2 });
   const keyCache = new KeyCache(db.connection, logger);
   await keyCache.start();
   const scheduler = options.scheduler
@@ -249,6 +249,7 @@ export async function startTestScheduler(
   const scheduler = createScheduler({
     pool,
     store: createEventStore(orm, timers),
+    timers,
     sender:
       options.sender ??
       createSender({

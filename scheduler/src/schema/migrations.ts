@@ -1,4 +1,5 @@
 import { SLOT_JOB } from '../timer/slot-jobs.js';
+import { WRITER_HORIZON_MS } from '../timer/timers.js';
 
 /** One step of the scheduler's own schema, for the service's migrator to run in order. */
 export interface SchedulerMigration {
@@ -79,5 +80,23 @@ const servedSince: SchedulerMigration = {
   ],
 };
 
+/**
+ * Timer jobs only for the next few minutes (`WRITER_HORIZON_MS`): `timer_horizon` is how far the
+ * horizon job has covered; jobs further ahead, which writers used to insert for every event, go
+ * (the horizon job writes them again as their seconds come near).
+ */
+const timerHorizon: SchedulerMigration = {
+  name: 'Scheduler20261126000000_timer_horizon',
+  statements: [
+    `create table if not exists timer_horizon (
+      singleton boolean primary key default true check (singleton),
+      covered_until timestamptz not null
+    )`,
+    `insert into timer_horizon (covered_until) values (now()) on conflict do nothing`,
+    `delete from agenda_jobs where name = '${SLOT_JOB}' and locked_at is null
+       and next_run_at > now() + interval '${WRITER_HORIZON_MS} milliseconds'`,
+  ],
+};
+
 /** The scheduler's schema, oldest first. */
-export const schedulerMigrations: readonly SchedulerMigration[] = [timer, owners, servedSince];
+export const schedulerMigrations: readonly SchedulerMigration[] = [timer, owners, servedSince, timerHorizon];

@@ -133,4 +133,24 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     await t.store.claimBacklog(claimOptions());
     expect(await t.store.dueBacklog()).toBe(0);
   });
+
+  it('lists the seconds in which pending events not in flight fall due, once each', async () => {
+    const t = current();
+    const now = t.now();
+    const second = (offset: number) => Math.floor((now.getTime() + offset) / SECOND);
+    const inFlight = seedEvent(now, team, -SECOND);
+    const events = [
+      seedEvent(now, team, 10 * 60 * SECOND),
+      seedEvent(now, other, 10 * 60 * SECOND),
+      seedEvent(now, team, 11 * 60 * SECOND),
+      seedEvent(now, team, 30 * 60 * SECOND),
+      seedEvent(now, team, 10.5 * 60 * SECOND, { status: 'success' }),
+      inFlight,
+    ];
+    await t.seed(events);
+    await t.store.claimBacklog(claimOptions());
+    const from = new Date(now.getTime() - 60 * SECOND);
+    const slots = await t.store.pendingSlots(from, new Date(now.getTime() + 20 * 60 * SECOND));
+    expect(slots.sort((a, b) => a - b)).toEqual([second(10 * 60 * SECOND), second(11 * 60 * SECOND)]);
+  });
 }

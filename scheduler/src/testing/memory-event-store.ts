@@ -114,6 +114,14 @@ export class MemoryEventStore implements EventStore {
     return Promise.resolve(times.length === 0 ? null : new Date(Math.min(...times)));
   }
 
+  pendingSlots(from: Date, before: Date): Promise<number[]> {
+    const seconds = this.#pending()
+      .map((event) => event.scheduledAt.getTime())
+      .filter((time) => time >= from.getTime() && time < before.getTime())
+      .map((time) => Math.floor(time / 1000));
+    return Promise.resolve([...new Set(seconds)].sort((a, b) => a - b));
+  }
+
   record(records: AttemptRecord[]): Promise<string[]> {
     // Whether each delivery is still open is read before any write, as the single statement does.
     const open = new Map(records.map((r) => [r.id, this.#events.get(r.originalId)?.status === 'processing']));

@@ -1,10 +1,12 @@
 /** The Agenda job that fires for one occupied second. */
 export const SLOT_JOB = 'deliver-slot';
 /** Length of a slot. */
-const SLOT_MS = 1000;
+export const SLOT_MS = 1000;
+/** Slot jobs fire this long before their second starts, so they are running when it does. */
+export const SLOT_LEAD_MS = 200;
 
 /** A slot is the Unix second its events fall in. */
-function slotOf(time: Date): number {
+export function slotOf(time: Date): number {
   return Math.floor(time.getTime() / SLOT_MS);
 }
 
@@ -29,14 +31,10 @@ export interface SlotJobData {
 }
 
 /**
- * An idempotent insert of the slot jobs (one per shard) for the given slots, firing `leadMs`
+ * An idempotent insert of the slot jobs (one per shard) for the given slots, firing `SLOT_LEAD_MS`
  * before each slot starts so the job is running when its first event is due.
  */
-export function slotJobsInsert(
-  slots: number[],
-  shards: number,
-  leadMs: number,
-): { sql: string; params: unknown[] } {
+export function slotJobsInsert(slots: number[], shards: number): { sql: string; params: unknown[] } {
   const keys: string[] = [];
   const data: string[] = [];
   const runAt: Date[] = [];
@@ -45,7 +43,7 @@ export function slotJobsInsert(
       const job: SlotJobData = { key: `${slot}:${shard}`, slot, shard };
       keys.push(job.key);
       data.push(JSON.stringify(job));
-      runAt.push(new Date(slot * SLOT_MS - leadMs));
+      runAt.push(new Date(slot * SLOT_MS - SLOT_LEAD_MS));
     }
   }
   return {
@@ -66,8 +64,6 @@ export function slotJobsInsert(
 export class SlotMemory {
   readonly #known = new Set<number>();
 
-  constructor(private readonly leadMs: number) {}
-
   /** The slots among `slots` that need an insert. */
   needed(slots: number[], now: Date): number[] {
     return slots.filter((slot) => !(this.#known.has(slot) && this.#trusted(slot, now)));
@@ -82,6 +78,6 @@ export class SlotMemory {
   }
 
   #trusted(slot: number, now: Date): boolean {
-    return slot * SLOT_MS - this.leadMs > now.getTime() + SLOT_MS;
+    return slot * SLOT_MS - SLOT_LEAD_MS > now.getTime() + SLOT_MS;
   }
 }

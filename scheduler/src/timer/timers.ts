@@ -1,4 +1,4 @@
-import { SlotMemory, slotJobsInsert, slotsOf } from './slot-jobs.js';
+import { SLOT_MS, SlotMemory, slotJobsInsert, slotsOf } from './slot-jobs.js';
 
 /** A connection, or a transaction on one, that the scheduler may run its own statements on. */
 export interface SqlExecutor {
@@ -6,38 +6,52 @@ export interface SqlExecutor {
 }
 
 export interface TimersOptions {
-  /** Slot jobs fire this long before their second starts, so they run when it does. */
-  leadMs: number;
   /** Timer jobs per occupied second: how many scheduler processes can share one busy second. */
   shards: number;
 }
 
 /**
+ * How far ahead a writer gives its events their timer jobs. Later seconds get theirs from the
+ * horizon job (`TimerHorizon`) as they come within `HORIZON_MS`, so the timer jobs waiting at any
+ * time cover a few minutes, however many events wait for the next month.
+ */
+export const WRITER_HORIZON_MS = 5 * 60_000;
+/**
+ * How far ahead the horizon job covers. It stays a minute short of the writers' horizon: an event
+ * the horizon job reaches was written at least a minute before, so its transaction has committed
+ * and the job's scan sees it (one left by a longer transaction is claimed by the backlog sweep).
+ */
+export const HORIZON_MS = WRITER_HORIZON_MS - 60_000;
+
+/**
  * The timer jobs that wake a scheduler for the seconds in which events fall due. Whoever writes
- * pending events gives their times here, in the same transaction, so an event never exists
- * without its timer. Seconds this process already covered are skipped.
+ * pending events gives their times here, in the same transaction, so an event due within the
+ * writers' horizon never exists without its timer; seconds this process already covered are
+ * skipped.
  */
 export class Timers {
-  readonly #memory: SlotMemory;
+  readonly #memory = new SlotMemory();
 
-  constructor(private readonly options: TimersOptions) {
-    this.#memory = new SlotMemory(options.leadMs);
-  }
+  constructor(private readonly options: TimersOptions) {}
 
-  /** The seconds among `times` that may still need a timer job (plain numbers: the slots). */
+  /** The seconds among `times` that may still need a timer job now (plain numbers: the slots). */
   uncovered(times: Date[], now: Date): number[] {
-    return this.#memory.needed(slotsOf(times), now);
+    const horizon = now.getTime() + WRITER_HORIZON_MS;
+    return this.#memory.needed(
+      slotsOf(times).filter((slot) => slot * SLOT_MS < horizon),
+      now,
+    );
   }
 
   /**
    * Writes the timer jobs of `slots` through `executor` (idempotently). The slots are remembered once
    * the statement succeeded: should the surrounding transaction then fail to commit, the events it
    * would have added are gone too, and a later event in such a second is still swept up by the
-   * reconcile job, only late. Callers make this the last statement of their transaction.
+   * backlog, only late. Callers make this the last statement of their transaction.
    */
   async cover(executor: SqlExecutor, slots: number[], now: Date): Promise<void> {
     if (slots.length === 0) return;
-    const { sql, params } = slotJobsInsert(slots, this.options.shards, this.options.leadMs);
+    const { sql, params } = slotJobsInsert(slots, this.options.shards);
     await executor.query(sql, params);
     this.#memory.remember(slots, now);
   }

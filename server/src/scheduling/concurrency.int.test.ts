@@ -11,7 +11,7 @@ let second: { stop(): Promise<void> };
 beforeAll(async () => {
   receiver = await startReceiver();
   app = await startTestApp({ scheduler: { webhookTimeoutMs: 10_000 } });
-  second = await startTestScheduler(app.db, app.orm, new Timers({ leadMs: 200, shards: 2 }), {
+  second = await startTestScheduler(app.db, app.orm, new Timers({ shards: 2 }), {
     webhookTimeoutMs: 10_000,
   });
   team = await app.createTeam();

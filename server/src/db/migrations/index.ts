@@ -70,4 +70,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261125020000_pending_quota_function,
   },
   { name: 'Migration20261125030000_event_queue', class: Migration20261125030000_event_queue },
+  schedulerStep('Scheduler20261126000000_timer_horizon'),
 ];

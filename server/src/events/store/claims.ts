@@ -140,3 +140,14 @@ export async function nextDueAt(em: EntityManager, from: Date, before: Date): Pr
   );
   return row?.next ? asDate(row.next) : null;
 }
+
+/** The seconds (Unix) in which pending events not in flight fall due within `[from, before)`. */
+export async function pendingSlots(em: EntityManager, from: Date, before: Date): Promise<number[]> {
+  const rows = await preparedQuery<{ slot: string }>(
+    em,
+    `select distinct floor(extract(epoch from scheduled_at))::bigint as slot from event_queue
+     where lease_token is null and scheduled_at >= $1 and scheduled_at < $2`,
+    [from, before],
+  );
+  return rows.map((row) => Number(row.slot));
+}

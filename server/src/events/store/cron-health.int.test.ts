@@ -12,7 +12,7 @@ import { recordOutcomes } from './delivery.js';
 // failure alerts it raises.
 
 let app: TestApp;
-const timers = new Timers({ leadMs: 200, shards: 1 });
+const timers = new Timers({ shards: 1 });
 
 beforeAll(async () => {
   app = await startTestApp();
