@@ -32,8 +32,10 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
     extensions: [Migrator],
     migrations: {
       migrationsList: migrations,
+      // Each migration in its own transaction, and none for one that builds an index concurrently
+      // (which cannot run in one): a large table stays writable while a migration builds its index.
       transactional: true,
-      allOrNothing: true,
+      allOrNothing: false,
       silent: true,
       snapshot: false,
     },
