@@ -17,6 +17,7 @@ import { ApiProcessRegistry } from './limits/api-processes.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { cachedTeamLimits } from './limits/team-limits-cache.js';
 import { teamRetention } from './limits/team-retention.js';
+import { type CountFolding, createCountFolding } from './events/count-folding.js';
 import { type RetentionJob, createRetentionJob } from './events/event-retention.js';
 import { metricsRoute, opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
@@ -48,6 +49,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   let processes: ApiProcessRegistry | undefined;
   let metricsServer: Server | undefined;
   let retention: RetentionJob | undefined;
+  let folding: CountFolding | undefined;
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -66,6 +68,8 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         logger: logger.child({ component: 'retention' }),
       });
       retention.start();
+      folding = createCountFolding(db.orm, logger.child({ component: 'counts' }));
+      folding.start();
     }
 
     let firstKey: RunningService['firstKey'];
@@ -121,6 +125,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         await processes?.stop();
         await keyCache?.close();
         await retention?.stop();
+        await folding?.stop();
         if (scheduler) {
           await scheduler.instance.drain(config.shutdownTimeoutMs);
           await scheduler.pool.end();
@@ -131,6 +136,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   } catch (error) {
     // A start that failed half-way (e.g. the port is taken) stops what it started, so the process exits.
     await retention?.stop();
+    await folding?.stop();
     await scheduler?.instance.drain(1000).catch(() => {});
     await scheduler?.pool.end();
     await keyCache?.close();

@@ -12,6 +12,7 @@ import { Migration20261123100000_fair_claims } from './Migration20261123100000_f
 import { Migration20261123120000_event_expiry } from './Migration20261123120000_event_expiry.js';
 import { Migration20261125030000_event_queue } from './Migration20261125030000_event_queue.js';
 import { Migration20261126010000_status_schedule_index } from './Migration20261126010000_status_schedule_index.js';
+import { Migration20261126020000_event_counts } from './Migration20261126020000_event_counts.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
 import { Migration20261125010000_foreign_key_indexes } from './Migration20261125010000_foreign_key_indexes.js';
 import { Migration20261125000000_event_destination } from './Migration20261125000000_event_destination.js';
@@ -76,4 +77,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261126010000_status_schedule_index',
     class: Migration20261126010000_status_schedule_index,
   },
+  { name: 'Migration20261126020000_event_counts', class: Migration20261126020000_event_counts },
 ];

@@ -59,7 +59,8 @@ function where(filter: EventFilter): { sql: string; params: unknown[] } {
 /** The exact number of events matching `filter`. */
 export async function countEvents(em: EntityManager, filter: EventFilter): Promise<number> {
   const bySchedule = filter.scheduledAfter !== undefined || filter.scheduledBefore !== undefined;
-  if (!filter.status && !bySchedule) return totalOf(em, filter.teamId, filter.cronId);
+  if (!bySchedule) return countedEvents(em, filter);
+  // A time range is counted over the (team_id[, status], scheduled_at) indexes: its rows are read.
   const { sql, params } = where(filter);
   const [row] = await rawQuery<{ count: string }>(
     em,
@@ -69,20 +70,35 @@ export async function countEvents(em: EntityManager, filter: EventFilter): Promi
   return Number(row?.count ?? 0);
 }
 
-/** Kept by triggers on every insert and delete (migration event_totals): no rows are counted. */
-async function totalOf(em: EntityManager, teamId: string, cronId: string | undefined): Promise<number> {
-  const [row] = cronId
-    ? await rawQuery<{ total: string | null }>(
-        em,
-        `select sum(n) as total from event_totals
-         where scope = $2 and exists (select 1 from crons where id = $2 and team_id = $1)`,
-        [teamId, cronId],
-      )
-    : await rawQuery<{ total: string | null }>(
-        em,
-        'select sum(n) as total from event_totals where scope = $1',
-        [teamId],
-      );
+/**
+ * Calls in flight of the team (or of one of its crons): `pending` in their rows, shown `processing`.
+ * At most the calls in flight are read.
+ */
+const inFlightOf = (cron: boolean) =>
+  cron
+    ? `(select count(*) from event_queue q join events e on e.id = q.event_id
+        where q.team_id = $1 and q.lease_token is not null and e.cron_id = $2)`
+    : '(select count(*) from event_queue q where q.team_id = $1 and q.lease_token is not null)';
+
+/**
+ * From the counts that triggers append on every write (migration event_counts), never by counting
+ * rows: a scope's few rows summed, and for `pending` and `processing` the calls in flight moved
+ * from one to the other, read in the same statement.
+ */
+async function countedEvents(em: EntityManager, filter: EventFilter): Promise<number> {
+  const cron = filter.cronId !== undefined;
+  const scope = cron ? '$2' : '$1';
+  const params: unknown[] = cron ? [filter.teamId, filter.cronId] : [filter.teamId];
+  const stored = (status: string) =>
+    `(select coalesce(sum(n), 0) from event_counts where scope = ${scope} and status = ${status})`;
+  let total: string;
+  if (!filter.status) total = `(select coalesce(sum(n), 0) from event_counts where scope = ${scope})`;
+  else if (filter.status === 'pending') total = `${stored("'pending'")} - ${inFlightOf(cron)}`;
+  else if (filter.status === 'processing') total = `${stored("'processing'")} + ${inFlightOf(cron)}`;
+  else total = stored(`$${params.push(filter.status)}`);
+  // Another team's cron counts nothing.
+  const owned = cron ? ' where exists (select 1 from crons where id = $2 and team_id = $1)' : '';
+  const [row] = await preparedQuery<{ total: string | null }>(em, `select ${total} as total${owned}`, params);
   return Number(row?.total ?? 0);
 }
 
