@@ -32,8 +32,11 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
     extensions: [Migrator],
     migrations: {
       migrationsList: migrations,
+      // Each migration in a transaction of its own, not all of them in one: a migration that rewrites
+      // a large table in batches (isTransactional() false) commits each batch, and a crash keeps the
+      // migrations that completed.
       transactional: true,
-      allOrNothing: true,
+      allOrNothing: false,
       silent: true,
       snapshot: false,
     },
