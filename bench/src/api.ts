@@ -5,6 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { firstKey, freshDataDir, saveReport, setupStatements, startService } from './processes.ts';
+import { storedOrigin } from './stored-origin.ts';
 
 const SEEDED = Number(process.env.BENCH_SEEDED ?? 100_000);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -24,12 +25,13 @@ try {
   await db.connect();
   const team = (await db.query<{ id: string }>('select team_id as id from api_keys limit 1')).rows[0]!.id;
   // Far in the future, so the scheduler leaves them alone; created_at spread so lists have an order.
+  const origin = await storedOrigin(db, 'https://example.com/hook', 3);
   await db.query(
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${origin.column})
      select gen_random_uuid(), $1, 0, now() + interval '30 days', 'pending', 'https://example.com/hook', 'POST',
-            jsonb_build_object('n', n), now() - n * interval '1 second', now()
+            jsonb_build_object('n', n), now() - n * interval '1 second', now()${origin.value}
      from generate_series(1, $2) as n`,
-    [team, SEEDED],
+    [team, SEEDED, ...origin.params],
   );
   await db.query('vacuum analyze events');
   // Seeding wrote ~100 MB of WAL: let its checkpoint happen now rather than during the first case.

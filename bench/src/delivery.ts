@@ -18,6 +18,7 @@ import {
   startService,
   waitFor,
 } from './processes.ts';
+import { storedOrigin } from './stored-origin.ts';
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
 const PUNCTUALITY_EVENTS = 3000;
@@ -51,20 +52,15 @@ async function connect(dataDir: string): Promise<pg.Client> {
 /** All events due at one instant, inserted in bulk with their slot jobs; time until all are recorded. */
 async function throughput(setup: Setup, receiverUrl: string) {
   const dueAt = new Date(Date.now() + 3000);
-  // Stored as the service stores them: with their destination, unless the service (a baseline)
-  // predates that column.
-  const { rows: destinationColumn } = await setup.db.query(
-    `select 1 from information_schema.columns where table_name = 'events' and column_name = 'destination'`,
-  );
-  const [column, value] =
-    destinationColumn.length > 0 ? [', destination', ', webhook_destination($3)'] : ['', ''];
+  const url = `${receiverUrl}/throughput`;
+  const origin = await storedOrigin(setup.db, url, 5);
   // With the ids the service gives events (made in order, as a batch through the API would be).
   const ids = Array.from({ length: THROUGHPUT_EVENTS }, () => newEventId());
   await setup.db.query(
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${column})
-     select id, $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()${value}
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${origin.column})
+     select id, $1, 0, $2, 'pending', $3, 'POST', '{"bench":true}'::jsonb, now(), now()${origin.value}
      from unnest($4::uuid[]) with ordinality as e(id, n) order by n`,
-    [setup.teamId, dueAt, `${receiverUrl}/throughput`, ids],
+    [setup.teamId, dueAt, url, ids, ...origin.params],
   );
   const timers = new Timers({ shards: 2 });
   await timers.cover(setup.db, timers.uncovered([dueAt], new Date()), new Date());

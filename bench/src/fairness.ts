@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Timers, newEventId } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { freshDataDir, percentile, startReceiver, startService, waitFor } from './processes.ts';
+import { storedOrigin } from './stored-origin.ts';
 
 const NOISY_EVENTS = Number(process.env.BENCH_NOISY_EVENTS ?? 20_000);
 const QUIET_EVENTS = 3000;
@@ -15,11 +16,12 @@ const PORT = Number(process.env.BENCH_PORT ?? 3390);
 const SERVICE_ENV = { DESTINATION_MAX_IN_FLIGHT: process.env.DESTINATION_MAX_IN_FLIGHT ?? '1000' };
 
 async function insertEvents(db: pg.Client, teamId: string, url: string, times: Date[]): Promise<void> {
+  const origin = await storedOrigin(db, url, 5);
   await db.query(
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
-     select id, $1, 0, t, 'pending', $2, 'POST', '{"bench":true}'::jsonb, now(), now()
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${origin.column})
+     select id, $1, 0, t, 'pending', $2, 'POST', '{"bench":true}'::jsonb, now(), now()${origin.value}
      from unnest($3::timestamptz[], $4::uuid[]) as e(t, id)`,
-    [teamId, url, times, times.map(() => newEventId())],
+    [teamId, url, times, times.map(() => newEventId()), ...origin.params],
   );
   const timers = new Timers({ shards: 2 });
   await timers.cover(db, timers.uncovered(times, new Date()), new Date());

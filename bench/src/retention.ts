@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
+import { storedOrigin } from './stored-origin.ts';
 import {
   firstKey,
   freshDataDir,
@@ -44,28 +45,29 @@ function connect(dataDir: string): pg.Client {
  */
 async function seed(db: pg.Client, team: string): Promise<string[]> {
   const originals = Math.round(EXPIRED * 0.9);
+  const { column, value, params } = await storedOrigin(db, 'https://example.com/hook', 3);
   await db.query(
     `insert into events (id, team_id, retry_of, attempt, scheduled_at, executed_at, status, webhook_url, method,
-                         payload, response_status, response_body, response_duration, created_at, updated_at)
+                         payload, response_status, response_body, response_duration, created_at, updated_at${column})
      select md5('o' || n)::uuid, $1, null, 0, t, t, 'success', 'https://example.com/hook', 'POST',
-            jsonb_build_object('n', n), 200, 'ok', 12, t - interval '1 minute', t
+            jsonb_build_object('n', n), 200, 'ok', 12, t - interval '1 minute', t${value}
      from generate_series(1, $2::int) as n, lateral (select now() - interval '40 days' - n * interval '1 second' as t) as s`,
-    [team, originals],
+    [team, originals, ...params],
   );
   await db.query(
     `insert into events (id, team_id, retry_of, attempt, scheduled_at, executed_at, status, webhook_url, method,
-                         payload, response_status, response_body, response_duration, created_at, updated_at)
+                         payload, response_status, response_body, response_duration, created_at, updated_at${column})
      select gen_random_uuid(), $1, md5('o' || n)::uuid, 1, t, t, 'success', 'https://example.com/hook', 'POST',
-            jsonb_build_object('n', n), 200, 'ok', 12, t, t
+            jsonb_build_object('n', n), 200, 'ok', 12, t, t${value}
      from generate_series(1, $2::int) as n, lateral (select now() - interval '40 days' - n * interval '1 second' as t) as s`,
-    [team, EXPIRED - originals],
+    [team, EXPIRED - originals, ...params],
   );
   await db.query(
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at)
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, payload, created_at, updated_at${column})
      select gen_random_uuid(), $1, 0, now() + interval '300 days', 'pending', 'https://example.com/hook', 'POST',
-            jsonb_build_object('n', n), now() - n * interval '1 second', now()
+            jsonb_build_object('n', n), now() - n * interval '1 second', now()${value}
      from generate_series(1, $2::int) as n`,
-    [team, KEPT],
+    [team, KEPT, ...params],
   );
   await db.query('vacuum analyze events');
   await db.query('checkpoint');

@@ -132,7 +132,10 @@ function webhookUrlProblem(value: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return `webhook_url must use http or https, not ${url.protocol.slice(0, -1)}`;
   }
-  if (url.hostname === '') return 'webhook_url must name a host';
+  // The call goes to the host without its trailing dots (the DNS root): `http://./` names none, and
+  // `http://a.1../` names `a.1`, which is no host.
+  const host = url.hostname.replace(/\.+$/, '');
+  if (host === '' || !URL.canParse(`${url.protocol}//${host}`)) return 'webhook_url must name a host';
   return undefined;
 }
 

@@ -35,7 +35,7 @@ function claimed(overrides: Partial<ClaimedAttempt> = {}): ClaimedAttempt {
     leaseToken: 'token',
     claimCount: 1,
     signingSecrets: ['whsec_a'],
-    destination: 'example.com',
+    origin: 'https://example.com',
     ...overrides,
   };
 }

@@ -1,7 +1,7 @@
 export { createSender, type SenderOptions } from './delivery/send.js';
 export { createDnsResolve, limited, type DnsResolveOptions } from './delivery/dns-resolve.js';
 export { allowedHostsProblem } from './delivery/ssrf-guard.js';
-export { webhookDestination } from './destination.js';
+export { webhookOrigin } from './delivery/origin.js';
 export { newEventId } from './event-id.js';
 export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
 export type {

@@ -21,19 +21,19 @@ export interface ClaimedAttempt {
   /** How many times this attempt was claimed, this claim included. */
   claimCount: number;
   signingSecrets: string[];
-  /** The `host:port` the call goes to (default ports omitted): per-destination limits count it. */
-  destination: string;
+  /** The origin the call connects to (`webhookOrigin`, stored with the event): destination limits count it. */
+  origin: string;
 }
 
 /**
- * What one claim may take: at most `room` more attempts of a listed team or destination, and of any
- * other at most the whole share (`teamMax`, `destinationMax`).
+ * What one claim may take: at most `room` more attempts of a listed team or destination (an
+ * origin), and of any other at most the whole share (`teamMax`, `destinationMax`).
  */
 export interface ClaimShares {
   teamMax: number;
   destinationMax: number;
   teams: { teamId: string; room: number }[];
-  destinations: { destination: string; room: number }[];
+  destinations: { origin: string; room: number }[];
 }
 
 /** A claim: `pending → processing` with `leaseToken`, expiring in `leaseMs`, held by process `owner`. */

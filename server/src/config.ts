@@ -193,7 +193,7 @@ export interface Config {
     maxInFlight: number;
     /** Most calls of one team in flight in one scheduler process. */
     teamMaxInFlight: number;
-    /** Most calls to one host:port in flight across all scheduler processes. */
+    /** Most calls to one origin (`webhookOrigin`) in flight across all scheduler processes. */
     destinationMaxInFlight: number;
     /** Timer jobs per occupied second: how many scheduler processes can share one busy second. */
     slotShards: number;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
+import { webhookOrigin } from '@webhook-scheduler/scheduler';
 import { generateApiKey } from '../src/teams/api-key.rules.js';
 import { type Cron, CronSchema } from '../src/crons/cron.entity.js';
 import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
@@ -116,15 +117,19 @@ function eventRow(teamId: string, overrides: Partial<EventFixture>): EventFixtur
  * lease on its queue row.
  */
 async function insertEventRows(em: EntityManager, rows: EventFixture[]): Promise<void> {
-  const stored = rows.map((row) => (row.leaseToken ? { ...row, status: 'pending' } : row));
+  const stored = rows.map((row) => ({
+    ...row,
+    status: row.leaseToken ? 'pending' : row.status,
+    destination: webhookOrigin(row.webhookUrl),
+  }));
   await rawQuery(
     em,
     `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, executed_at, status, webhook_url,
-       method, headers, payload, retry_config, response_status, response_headers, response_body,
+       destination, method, headers, payload, retry_config, response_status, response_headers, response_body,
        response_duration, response_error, claim_count, created_at, updated_at)
      select * from jsonb_to_recordset($1::jsonb) as r("id" uuid, "teamId" uuid, "cronId" uuid, "retryOf" uuid,
        "attempt" smallint, "scheduledAt" timestamptz, "executedAt" timestamptz, "status" text, "webhookUrl" text,
-       "method" text, "headers" jsonb, "payload" jsonb, "retryConfig" jsonb, "responseStatus" int,
+       "destination" text, "method" text, "headers" jsonb, "payload" jsonb, "retryConfig" jsonb, "responseStatus" int,
        "responseHeaders" jsonb, "responseBody" text, "responseDuration" int, "responseError" text,
        "claimCount" smallint, "createdAt" timestamptz, "updatedAt" timestamptz)`,
     [JSON.stringify(stored)],

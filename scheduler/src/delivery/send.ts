@@ -4,6 +4,7 @@ import { exchange } from './exchange.js';
 import { describeFailure } from './failure.js';
 import { webhookSignature } from './sign.js';
 import { createDnsResolve } from './dns-resolve.js';
+import { webhookTarget } from './origin.js';
 import { createTargetPolicy, guardedConnector, type ResolveHost } from './ssrf-guard.js';
 
 /** One outbound webhook call. */
@@ -145,25 +146,19 @@ async function deliver(
     durationMs: Math.round(performance.now() - started),
     startedAt,
   });
-  let url: URL;
-  try {
-    url = new URL(request.url);
-  } catch {
-    return outcome({ error: `invalid webhook URL: ${request.url}`, permanent: true });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return outcome({ error: `blocked: ${url.protocol} URLs are not delivered`, permanent: true });
-  }
+  // The origin stored with the event, from the same parse: the call goes where its limits counted it.
+  const target = webhookTarget(request.url);
+  if ('problem' in target) return outcome({ error: target.problem, permanent: true });
   let sent: ReturnType<typeof outgoing>;
   try {
     sent = outgoing(request, options.userAgent, Math.floor(startedAt.getTime() / 1000));
   } catch (error) {
     return outcome({ error: `the request could not be built: ${String(error)}` });
   }
-  const { origin, pathname, search } = url;
+  const { origin, hostname, port } = target;
   const dispatch = {
     origin,
-    path: pathname + search,
+    path: target.path,
     method: request.method,
     headers: sent.headers,
     body: sent.body,
@@ -181,12 +176,11 @@ async function deliver(
     return outcome({ status, headers, body, error: `timed out after ${options.timeoutMs} ms${phase}` });
   }
   if (result.failure !== undefined) {
-    const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     return outcome({
       status,
       headers,
       body,
-      ...describeFailure(result.failure, { hostname: url.hostname, port }),
+      ...describeFailure(result.failure, { hostname, port }),
     });
   }
   const ok = status !== null && status >= 200 && status < 300;

@@ -24,7 +24,7 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     const claimed = await t.store.claimDue({ ...options, ...slotAround(now) });
     expect(claimed.map((a) => a.id)).toEqual([older.id, newer.id]);
     expect(claimed[0]).toMatchObject({ leaseToken: options.leaseToken, claimCount: 1, attempt: 0 });
-    expect(claimed[0]).toMatchObject({ originalId: older.id, teamId: team, destination: 'hooks.example' });
+    expect(claimed[0]).toMatchObject({ originalId: older.id, teamId: team, origin: 'https://hooks.example' });
     expect(claimed[0]?.signingSecrets.length).toBeGreaterThan(0);
     const stored = await t.read(older.id);
     expect(stored).toMatchObject({ status: 'processing', leaseToken: options.leaseToken, leaseOwner: 7 });
@@ -70,20 +70,24 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(idsOf(claimed)).toEqual(idsOf([mine[0], theirs[0], theirs[1]].flatMap((e) => e ?? [])));
   });
 
-  it('takes no more calls to a destination than its room, default ports and case aside', async () => {
+  it('takes no more calls to an origin than its room, however the URLs spell it', async () => {
     const t = current();
-    const x = ['https://X.example:443/a', 'https://x.example/b', 'https://user@x.example/c'];
+    const x = ['https://X.example:443/a', 'https://x.example./b', 'https://user@x.ex%61mple:0443/c'];
     const toX = x.map((webhookUrl, i) => seedEvent(t.now(), team, (i - 9) * SECOND, { webhookUrl }));
     const toY = seedEvent(t.now(), team, -SECOND, { webhookUrl: 'http://y.example:80/' });
     const toZ = [-5, -4].map((s) =>
       seedEvent(t.now(), team, s * SECOND, { webhookUrl: 'http://z.example:81/' }),
     );
     await t.seed([...toX, toY, ...toZ]);
-    const destinations = [{ destination: 'x.example', room: 1 }];
+    const destinations = [{ origin: 'https://x.example', room: 1 }];
     const shares = { teamMax: 100, destinationMax: 1, teams: [], destinations };
     const claimed = await t.store.claimDue({ ...claimOptions({ shares }), ...slotAround(t.now()) });
     expect(idsOf(claimed)).toEqual(idsOf([toX[0], toY, toZ[0]].flatMap((e) => e ?? [])));
-    expect(claimed.map((a) => a.destination).sort()).toEqual(['x.example', 'y.example', 'z.example:81']);
+    expect(claimed.map((a) => a.origin).sort()).toEqual([
+      'http://y.example',
+      'http://z.example:81',
+      'https://x.example',
+    ]);
   });
 
   it('serves teams in turn: each team its oldest event before any team its second', async () => {

@@ -5,7 +5,8 @@ export interface Candidate {
   id: string;
   teamId: string;
   scheduledAt: Date;
-  destination: string;
+  /** Its destination: the origin its call connects to. */
+  origin: string;
 }
 
 const byTime = (a: Candidate, b: Candidate) =>
@@ -30,16 +31,16 @@ function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
  */
 export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
   const teamRoom = new Map(shares.teams.map(({ teamId, room }) => [teamId, room]));
-  const destinationRoom = new Map(shares.destinations.map(({ destination, room }) => [destination, room]));
+  const destinationRoom = new Map(shares.destinations.map(({ origin, room }) => [origin, room]));
   const teamRank = rankWithin([...candidates].sort(byTime), (c) => c.teamId);
   const turn = (c: Candidate) => teamRank.get(c) ?? 0;
   const inTurn = [...candidates].sort((a, b) => turn(a) - turn(b) || byTime(a, b));
-  const destinationRank = rankWithin(inTurn, (c) => c.destination);
+  const destinationRank = rankWithin(inTurn, (c) => c.origin);
   return inTurn
     .filter(
       (c) =>
         turn(c) <= (teamRoom.get(c.teamId) ?? shares.teamMax) &&
-        (destinationRank.get(c) ?? 0) <= (destinationRoom.get(c.destination) ?? shares.destinationMax),
+        (destinationRank.get(c) ?? 0) <= (destinationRoom.get(c.origin) ?? shares.destinationMax),
     )
     .slice(0, limit);
 }

@@ -1,6 +1,6 @@
 import type { EventStatus } from '@webhook-scheduler/contract';
 import type { AttemptRecord, ClaimOptions, ClaimedAttempt, EventStore, RetryAttempt } from '../ports.js';
-import { webhookDestination } from '../destination.js';
+import { webhookOrigin } from '../delivery/origin.js';
 import { type Candidate, backlogCandidates, chooseClaims, slotCandidates } from './memory-claims.js';
 import { type MemoryCron, occurrencesToAdd } from './memory-crons.js';
 
@@ -175,7 +175,7 @@ export class MemoryEventStore implements EventStore {
     const now = this.#now();
     return this.#pending()
       .filter((event) => event.scheduledAt <= now)
-      .map((event) => ({ ...event, destination: webhookDestination(event.webhookUrl) }));
+      .map((event) => ({ ...event, origin: webhookOrigin(event.webhookUrl) }));
   }
 
   #claim(chosen: Candidate[], options: ClaimOptions): Promise<ClaimedAttempt[]> {
@@ -232,7 +232,7 @@ export class MemoryEventStore implements EventStore {
       leaseToken: event.leaseToken ?? '',
       claimCount: event.claimCount,
       signingSecrets: this.#secrets(event.teamId),
-      destination: webhookDestination(event.webhookUrl),
+      origin: webhookOrigin(event.webhookUrl),
     };
   }
 }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Shares } from './shares.js';
 
-const call = (teamId: string, destination: string) => ({ teamId, destination });
+const call = (teamId: string, origin: string) => ({ teamId, origin });
 
 describe('Shares', () => {
   it('lists the room left of the teams and destinations with calls in flight', () => {
     const shares = new Shares(3, 2);
-    shares.take(call('a', 'x:1'));
-    shares.take(call('a', 'y:1'));
-    shares.take(call('b', 'x:1'));
+    shares.take(call('a', 'http://x:1'));
+    shares.take(call('a', 'http://y:1'));
+    shares.take(call('b', 'http://x:1'));
     expect(shares.snapshot()).toEqual({
       teamMax: 3,
       destinationMax: 2,
@@ -17,31 +17,31 @@ describe('Shares', () => {
         { teamId: 'b', room: 2 },
       ],
       destinations: [
-        { destination: 'x:1', room: 0 },
-        { destination: 'y:1', room: 1 },
+        { origin: 'http://x:1', room: 0 },
+        { origin: 'http://y:1', room: 1 },
       ],
     });
   });
 
   it('says a call of a team that reached its share ended, until it has no call in flight', () => {
     const shares = new Shares(2, 10);
-    shares.take(call('a', 'x:1'));
-    expect(shares.give(call('a', 'x:1'))).toBe(false);
-    shares.take(call('a', 'x:1'));
-    shares.take(call('a', 'x:1'));
-    expect(shares.give(call('a', 'x:1'))).toBe(true);
-    shares.take(call('a', 'x:1'));
-    expect(shares.give(call('a', 'x:1'))).toBe(true);
-    expect(shares.give(call('a', 'x:1'))).toBe(true);
+    shares.take(call('a', 'http://x:1'));
+    expect(shares.give(call('a', 'http://x:1'))).toBe(false);
+    shares.take(call('a', 'http://x:1'));
+    shares.take(call('a', 'http://x:1'));
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
+    shares.take(call('a', 'http://x:1'));
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
     expect(shares.snapshot()).toMatchObject({ teams: [], destinations: [] });
-    shares.take(call('a', 'x:1'));
-    expect(shares.give(call('a', 'x:1'))).toBe(false);
+    shares.take(call('a', 'http://x:1'));
+    expect(shares.give(call('a', 'http://x:1'))).toBe(false);
   });
 
   it('says so for a destination at its share too', () => {
     const shares = new Shares(10, 1);
-    shares.take(call('a', 'x:1'));
-    expect(shares.give(call('a', 'x:1'))).toBe(true);
+    shares.take(call('a', 'http://x:1'));
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
   });
 
   it.each([

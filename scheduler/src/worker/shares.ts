@@ -2,7 +2,8 @@ import type { ClaimShares } from '../ports.js';
 
 interface Holder {
   teamId: string;
-  destination: string;
+  /** The destination: the origin the call connects to. */
+  origin: string;
 }
 
 /**
@@ -39,8 +40,8 @@ export class Shares {
       teamMax: this.teamMax,
       destinationMax: this.#destinationMax,
       teams: [...this.#teams].map(([teamId, used]) => ({ teamId, room: Math.max(0, this.teamMax - used) })),
-      destinations: [...this.#destinations].map(([destination, used]) => ({
-        destination,
+      destinations: [...this.#destinations].map(([origin, used]) => ({
+        origin,
         room: Math.max(0, this.#destinationMax - used),
       })),
     };
@@ -48,11 +49,11 @@ export class Shares {
 
   take(holder: Holder): void {
     const team = (this.#teams.get(holder.teamId) ?? 0) + 1;
-    const destination = (this.#destinations.get(holder.destination) ?? 0) + 1;
+    const destination = (this.#destinations.get(holder.origin) ?? 0) + 1;
     this.#teams.set(holder.teamId, team);
-    this.#destinations.set(holder.destination, destination);
+    this.#destinations.set(holder.origin, destination);
     if (team >= this.teamMax) this.#saturated.add(teamKey(holder.teamId));
-    if (destination >= this.#destinationMax) this.#saturated.add(destinationKey(holder.destination));
+    if (destination >= this.#destinationMax) this.#saturated.add(destinationKey(holder.origin));
   }
 
   /**
@@ -62,16 +63,16 @@ export class Shares {
    */
   give(holder: Holder): boolean {
     const team = teamKey(holder.teamId);
-    const destination = destinationKey(holder.destination);
+    const destination = destinationKey(holder.origin);
     const mayWait = this.#saturated.has(team) || this.#saturated.has(destination);
     if (!decrement(this.#teams, holder.teamId)) this.#saturated.delete(team);
-    if (!decrement(this.#destinations, holder.destination)) this.#saturated.delete(destination);
+    if (!decrement(this.#destinations, holder.origin)) this.#saturated.delete(destination);
     return mayWait;
   }
 }
 
 const teamKey = (teamId: string) => `team ${teamId}`;
-const destinationKey = (destination: string) => `destination ${destination}`;
+const destinationKey = (origin: string) => `destination ${origin}`;
 
 /** Returns whether calls are left. */
 function decrement(counts: Map<string, number>, key: string): boolean {

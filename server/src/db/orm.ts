@@ -32,8 +32,9 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
     extensions: [Migrator],
     migrations: {
       migrationsList: migrations,
-      // Each migration in its own transaction, and none for one that builds an index concurrently
-      // (which cannot run in one): a large table stays writable while a migration builds its index.
+      // Each migration in a transaction of its own, not all of them in one: a migration that rewrites
+      // a large table in batches or builds an index concurrently (isTransactional() false) runs
+      // outside one, so the table stays writable, and a crash keeps the migrations that completed.
       transactional: true,
       allOrNothing: false,
       silent: true,

@@ -38,6 +38,9 @@ const sharedCases: BadCase[] = [
   ['webhook_url is a file URL', { webhook_url: 'file:///etc/passwd' }, ['webhook_url']],
   ['webhook_url is javascript', { webhook_url: 'javascript:alert(1)' }, ['webhook_url']],
   ['webhook_url has no host', { webhook_url: 'https://' }, ['webhook_url']],
+  // Parsed by the URL standard, but no host is left once the trailing dots of the DNS root go.
+  ['webhook_url names only dots', { webhook_url: 'http://../hook' }, ['webhook_url']],
+  ['webhook_url names a number-ended host with dots', { webhook_url: 'http://a.1../hook' }, ['webhook_url']],
   ['webhook_url has a space inside', { webhook_url: 'https://example.com/a b' }, ['webhook_url']],
   ['webhook_url has surrounding spaces', { webhook_url: ' https://example.com/hook ' }, ['webhook_url']],
   ['webhook_url has a tab', { webhook_url: 'https://exam\tple.com/hook' }, ['webhook_url']],

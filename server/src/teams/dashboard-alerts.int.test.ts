@@ -48,13 +48,16 @@ describe('the failure alerts setting', () => {
     expect(expectBody(off, 200, alerts).data.alert_url).toBeNull();
   });
 
-  it.each([['ftp://example.com'], ['not a url'], [42]])('refuses alert_url %j with 400', async (value) => {
-    const owner = await signUp(app);
-    const issues = expectValidationError(
-      await app.request('PUT', path(owner.teamId), as(owner, { body: { alert_url: value } })),
-    );
-    expect(issues.map((issue) => issue.path)).toEqual([['alert_url']]);
-  });
+  it.each([['ftp://example.com'], ['not a url'], [42], ['http://../alerts']])(
+    'refuses alert_url %j with 400',
+    async (value) => {
+      const owner = await signUp(app);
+      const issues = expectValidationError(
+        await app.request('PUT', path(owner.teamId), as(owner, { body: { alert_url: value } })),
+      );
+      expect(issues.map((issue) => issue.path)).toEqual([['alert_url']]);
+    },
+  );
 
   it('of another team is not found', async () => {
     const owner = await signUp(app);

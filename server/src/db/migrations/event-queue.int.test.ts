@@ -48,7 +48,7 @@ describe('the event_queue migration', () => {
       [pending, inFlight, awaitingRetries, done, team, lease, expires],
     );
 
-    await orm.migrator.up();
+    await orm.migrator.up({ to: 'Migration20261125030000_event_queue' });
 
     const queue = await sql<Record<string, unknown>>(
       `select event_id, destination, lease_token, lease_owner, lease_expires_at, claim_count

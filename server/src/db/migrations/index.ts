@@ -11,6 +11,7 @@ import { Migration20261123000000_lease_owner } from './Migration20261123000000_l
 import { Migration20261123100000_fair_claims } from './Migration20261123100000_fair_claims.js';
 import { Migration20261123120000_event_expiry } from './Migration20261123120000_event_expiry.js';
 import { Migration20261125030000_event_queue } from './Migration20261125030000_event_queue.js';
+import { Migration20261126000000_event_origins } from './Migration20261126000000_event_origins.js';
 import { Migration20261126010000_status_schedule_index } from './Migration20261126010000_status_schedule_index.js';
 import { Migration20261126020000_event_counts } from './Migration20261126020000_event_counts.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
@@ -72,6 +73,7 @@ export const migrations: MigrationObject[] = [
     class: Migration20261125020000_pending_quota_function,
   },
   { name: 'Migration20261125030000_event_queue', class: Migration20261125030000_event_queue },
+  { name: 'Migration20261126000000_event_origins', class: Migration20261126000000_event_origins },
   schedulerStep('Scheduler20261126000000_timer_horizon'),
   {
     name: 'Migration20261126010000_status_schedule_index',

@@ -50,6 +50,6 @@ export function toAttempt(row: AttemptRow): ClaimedAttempt {
     signingSecrets: row.previous_signing_secret
       ? [row.signing_secret, row.previous_signing_secret]
       : [row.signing_secret],
-    destination: row.destination,
+    origin: row.destination,
   };
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
     em,
     `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, destination, method, created_at, updated_at)
      select gen_random_uuid(), $1, 0, now() + n * interval '1 minute', 'pending', 'https://example.com/hook',
-            'example.com', 'POST', now(), now()
+            'https://example.com', 'POST', now(), now()
      from generate_series(1, $2) as n`,
     [team!.id, FUTURE_EVENTS],
   );

@@ -9,7 +9,7 @@ import { DATABASE_NOW } from './database-clock.js';
  * shares. The wide `events` row is only read.
  */
 
-/** The claimed rows, their destination, and the team's signing secrets. */
+/** The claimed rows, their destination (origin), and the team's signing secrets. */
 const CLAIMED = `select ${ATTEMPT_COLUMNS}, ${SECRETS}
   from claimed q join events e on e.id = q.event_id join teams t on t.id = e.team_id order by e.scheduled_at`;
 
@@ -23,7 +23,7 @@ function claimStatement(candidates: string): string {
   return `/* claim due events */ with recursive team_room as (
       select * from jsonb_to_recordset($5::jsonb) as r(team_id uuid, room int)
     ), destination_room as (
-      select * from jsonb_to_recordset($6::jsonb) as r(destination text, room int)
+      select * from jsonb_to_recordset($6::jsonb) as r(origin text, room int)
     ), ${candidates}, in_turn as (
       select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank
       from candidates c
@@ -33,7 +33,7 @@ function claimStatement(candidates: string): string {
         coalesce(t.room, $7) as team_room, coalesce(d.room, $8) as destination_room
       from in_turn c
       left join team_room t on t.team_id = c.team_id
-      left join destination_room d on d.destination = c.destination
+      left join destination_room d on d.origin = c.destination
     ), chosen as (
       select id from ranked
       where team_rank <= team_room and destination_rank <= destination_room

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { type Timers, webhookDestination } from '@webhook-scheduler/scheduler';
+import { type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns, jsonParam } from './event-row.js';
 
@@ -39,7 +39,7 @@ export async function updateEventDefinition(
       jsonParam(event.payload),
       jsonParam(event.retryConfig),
       event.now,
-      webhookDestination(event.webhookUrl),
+      webhookOrigin(event.webhookUrl),
     ],
   );
   if (!row) throw new Error('update returned no row');

@@ -34,8 +34,9 @@ async function addTeam(): Promise<string> {
 /** Inserts `count` events of the team straight into the table (the triggers count them). */
 async function addEvents(team: string, count: number, status: string): Promise<void> {
   await sql(
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, created_at, updated_at)
-     select gen_random_uuid(), $1, 0, now() + g * interval '1 second', $2, 'https://hooks.example/in', 'POST', now(), now()
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, destination, method, created_at, updated_at)
+     select gen_random_uuid(), $1, 0, now() + g * interval '1 second', $2, 'https://hooks.example/in',
+            'https://hooks.example', 'POST', now(), now()
      from generate_series(1, $3::int) g`,
     [team, status, count],
   );

@@ -1,6 +1,6 @@
 import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { type Timers, webhookDestination } from '@webhook-scheduler/scheduler';
+import { type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { preparedQuery, rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { type EventRow, eventColumns } from './event-row.js';
 
@@ -55,7 +55,7 @@ function draft(event: PendingEvent) {
     attempt: event.attempt,
     scheduled_at: event.scheduledAt,
     webhook_url: event.webhookUrl,
-    destination: webhookDestination(event.webhookUrl),
+    destination: webhookOrigin(event.webhookUrl),
     method: event.method,
     headers: event.headers,
     payload: event.payload,
