@@ -113,7 +113,9 @@ describe.skipIf(!hasChromium)('CORS from a page of another origin in Chromium', 
       body: { is_active: false },
     });
     expect(patched).toMatchObject({ status: 200, body: { data: { id: cron.id, is_active: false } } });
-    const [row] = await app.sql<{ is_active: boolean }>('select is_active from crons where id = $1', [cron.id]);
+    const [row] = await app.sql<{ is_active: boolean }>('select is_active from crons where id = $1', [
+      cron.id,
+    ]);
     expect(row?.is_active).toBe(false);
   });
 
@@ -125,7 +127,9 @@ describe.skipIf(!hasChromium)('CORS from a page of another origin in Chromium', 
       body: { is_active: false },
     });
     expect(blocked.failed).toMatch(/TypeError: Failed to fetch/);
-    const [row] = await app.sql<{ is_active: boolean }>('select is_active from crons where id = $1', [cron.id]);
+    const [row] = await app.sql<{ is_active: boolean }>('select is_active from crons where id = $1', [
+      cron.id,
+    ]);
     expect(row?.is_active).toBe(true);
   });
 
