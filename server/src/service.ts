@@ -18,6 +18,7 @@ import { RateLimiter } from './limits/rate-limiter.js';
 import { cachedTeamLimits } from './limits/team-limits-cache.js';
 import { teamRetention } from './limits/team-retention.js';
 import { type RetentionJob, createRetentionJob } from './events/event-retention.js';
+import { type IdempotencySweep, createIdempotencySweep } from './idempotency/idempotency-sweep.js';
 import { metricsRoute, opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
 import type { Scheduling } from './shared/scheduling.js';
@@ -50,6 +51,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   let processes: ApiProcessRegistry | undefined;
   let metricsServer: Server | undefined;
   let retention: RetentionJob | undefined;
+  let sweep: IdempotencySweep | undefined;
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -68,6 +70,13 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         logger: logger.child({ component: 'retention' }),
       });
       retention.start();
+      sweep = createIdempotencySweep({
+        orm: db.orm,
+        connection: db.connection,
+        registry,
+        logger: logger.child({ component: 'idempotency-sweep' }),
+      });
+      sweep.start();
     }
 
     let firstKey: RunningService['firstKey'];
@@ -123,6 +132,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         await processes?.stop();
         await keyCache?.close();
         await retention?.stop();
+        await sweep?.stop();
         if (scheduler) {
           await scheduler.instance.drain(config.shutdownTimeoutMs);
           await scheduler.pool.end();
@@ -133,6 +143,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   } catch (error) {
     // A start that failed half-way (e.g. the port is taken) stops what it started, so the process exits.
     await retention?.stop();
+    await sweep?.stop();
     await scheduler?.instance.drain(1000).catch(() => {});
     await scheduler?.pool.end();
     await keyCache?.close();
