@@ -39,7 +39,7 @@ export const ErrorBody = z.object({
       .union([z.array(ValidationIssue), z.record(z.unknown())])
       .optional()
       .describe(
-        'For VALIDATION_ERROR an array of { path, message }; for BAD_REQUEST an object such as { currentStatus }; for QUOTA_EXCEEDED { quota, limit, current }.',
+        'For VALIDATION_ERROR an array of { path, message }; for BAD_REQUEST an object such as { currentStatus }; for QUOTA_EXCEEDED { quota, limit, current }; for the 500 of a page past the end of a list { page, limit, total } (that 500 would come again: do not retry it).',
       ),
   }),
 });
@@ -75,9 +75,12 @@ const retryFields = {
     'Base delay in milliseconds (100–5000).',
   ),
 };
-const BackoffType = z
+/** How the delay grows from one retry to the next. */
+export const BackoffType = z
   .enum(['exponential', 'linear'])
   .describe('Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential).');
+/** How the delay grows from one retry to the next. */
+export type BackoffType = z.infer<typeof BackoffType>;
 
 /** How failed webhook calls are retried, as returned by the API (all three fields always present). */
 export const RetryConfig = z.object({ ...retryFields, backoffType: BackoffType });

@@ -26,9 +26,19 @@ import { Event } from './events.js';
 const c = initContract();
 
 /** How a cron's occurrence ended. */
-export const CronRunStatus = z.enum(['success', 'failed']);
+export const CronRunStatus = z
+  .enum(['success', 'failed'])
+  .describe('How an occurrence of a cron ended: its final attempt succeeded, or it failed.');
+/** How a cron's occurrence ended. */
+export type CronRunStatus = z.infer<typeof CronRunStatus>;
 /** Why the service paused a cron. */
-export const PausedReason = z.enum(['failures']);
+export const PausedReason = z
+  .enum(['failures'])
+  .describe(
+    'Why the service paused a cron: "failures" when pause_after_failures occurrences failed in a row.',
+  );
+/** Why the service paused a cron. */
+export type PausedReason = z.infer<typeof PausedReason>;
 
 /** Bounds of `pause_after_failures`. */
 export const PAUSE_AFTER_FAILURES_LIMITS = { min: 1, max: 1000 } as const;

@@ -1,9 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { generateSchema } from '@anatine/zod-openapi';
 import {
+  BackoffType,
   Cron,
   CronInput,
   CronPatch,
+  CronRunStatus,
   DeleteResult,
   ErrorBody,
   ErrorCode,
@@ -13,6 +15,7 @@ import {
   EventStatus,
   HttpMethod,
   Pagination,
+  PausedReason,
   RetryConfig,
   RetryConfigInput,
   ValidationIssue,
@@ -39,9 +42,14 @@ const NAMED: Record<string, { schema: z.ZodTypeAny; side: 'input' | 'output' }> 
   CronResponse: { schema: dataOf(Cron), side: 'output' },
   CronList: { schema: pageOf(Cron), side: 'output' },
   CronPatch: { schema: CronPatch, side: 'input' },
+  // Enums are named even where only one schema uses them: a generator makes one type of a named
+  // enum, but one per use (three for last_status in one Python client) of an inline one.
+  CronRunStatus: { schema: CronRunStatus, side: 'output' },
+  PausedReason: { schema: PausedReason, side: 'output' },
   DeleteResult: { schema: DeleteResult, side: 'output' },
   RetryConfig: { schema: RetryConfig, side: 'output' },
   RetryConfigInput: { schema: RetryConfigInput, side: 'input' },
+  BackoffType: { schema: BackoffType, side: 'output' },
   HttpMethod: { schema: HttpMethod, side: 'output' },
   Pagination: { schema: Pagination, side: 'output' },
   ErrorResponse: { schema: ErrorBody, side: 'output' },

@@ -94,14 +94,14 @@ function invalid(path: (string | number)[], message: string) {
 const notUuid = invalid(['id'], 'must be a UUID');
 
 /** The error responses every route shares; a route's own 400 and 404 replace these. */
-function errors(notFound: string, badRequest: unknown, outOfRange?: string) {
+function errors(notFound: string, badRequest: unknown, outOfRange?: unknown) {
   return {
     400: badRequest,
     401: error('UNAUTHORIZED', UNAUTHORIZED_MESSAGE),
     404: error('NOT_FOUND', `${notFound} not found`),
     413: invalid([], 'request body is larger than the 1048576 byte limit'),
     429: error('RATE_LIMITED', 'Rate limit exceeded: retry in 1 second'),
-    500: error('INTERNAL_SERVER_ERROR', outOfRange ?? 'Internal server error'),
+    500: outOfRange ?? error('INTERNAL_SERVER_ERROR', 'Internal server error'),
   };
 }
 
@@ -125,7 +125,12 @@ const idempotencyErrors = {
   ),
 };
 
-const OUT_OF_RANGE = 'Page 3 is out of range: there are 250 items, 100 per page';
+/** A list's 500 for a page past the end: `details` tells it from a server failure. */
+const OUT_OF_RANGE = error(
+  'INTERNAL_SERVER_ERROR',
+  'Page 3 is out of range: there are 250 items, 100 per page',
+  { page: 3, limit: 100, total: 250 },
+);
 
 /** An example for every request body and every response of every route, checked against the contract. */
 export const EXAMPLES: Record<RouteKey, RouteExamples> = {
@@ -305,5 +310,5 @@ export const STATUS_DESCRIPTIONS: Record<number, string> = {
   413: 'VALIDATION_ERROR: the request body is larger than the service accepts',
   429: 'RATE_LIMITED: too many requests for this API key; wait Retry-After seconds',
   422: 'IDEMPOTENCY_KEY_MISMATCH: this Idempotency-Key was used with another request body',
-  500: 'INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list',
+  500: 'INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again)',
 };

@@ -85,6 +85,43 @@ describe('docs/openapi.json', () => {
     expect(paths).toContain('"$ref":"#/components/schemas/ErrorResponse"');
   });
 
+  // openapi-python-client made three identical enum classes of an inline nullable last_status: a
+  // generator makes one type per named schema, but one per use of an inline enum.
+  it('names every enum of a body and refers to it, a nullable one as anyOf [$ref, null]', () => {
+    const inline: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      if ('enum' in node) inline.push(where);
+      for (const [key, child] of Object.entries(node)) visit(child, `${where}/${key}`);
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      const { enum: _named, ...rest } = schema as Record<string, unknown>;
+      visit(rest, `#/components/schemas/${name}`);
+    }
+    for (const [path, byMethod] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(byMethod)) {
+        visit(operation.requestBody, `${method} ${path} request`);
+        visit(operation.responses, `${method} ${path} responses`);
+      }
+    }
+    expect(inline).toEqual([]);
+    const cron = document.components.schemas.Cron as { properties: Record<string, unknown> };
+    expect(cron.properties.last_status).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/CronRunStatus' }, { type: 'null' }],
+    });
+    expect(cron.properties.paused_reason).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/PausedReason' }, { type: 'null' }],
+    });
+  });
+
+  it('names each enum once', () => {
+    const enums = Object.values(document.components.schemas).flatMap((schema) =>
+      'enum' in (schema as object) ? [JSON.stringify((schema as { enum: unknown }).enum)] : [],
+    );
+    expect(enums.length).toBeGreaterThan(5);
+    expect(new Set(enums).size).toBe(enums.length);
+  });
+
   it('says nullability the OpenAPI 3.1 way, never with nullable', () => {
     expect(JSON.stringify(document)).not.toContain('"nullable"');
   });

@@ -37,6 +37,11 @@ const TYPES: Generated[] = [
     doc: 'The state of an event: `pending → processing → success | failed`.',
   },
   {
+    name: 'BackoffType',
+    from: 'C.BackoffType',
+    doc: 'How the delay grows from one retry to the next.',
+  },
+  {
     name: 'RetryConfig',
     from: 'C.RetryConfig',
     doc: 'How failed webhook calls are retried, as the API returns it.',
@@ -54,6 +59,8 @@ const TYPES: Generated[] = [
     doc: 'Where a page sits in a list.',
     schema: contract.Pagination,
   },
+  { name: 'CronRunStatus', from: 'C.CronRunStatus', doc: 'How an occurrence of a cron ended.' },
+  { name: 'PausedReason', from: 'C.PausedReason', doc: 'Why the service paused a cron.' },
   { name: 'Cron', from: 'C.Cron', doc: 'A recurring webhook.', schema: contract.Cron },
   {
     name: 'CronInput',
@@ -175,7 +182,10 @@ function printType(printer: Printer, type: ts.Type, node: ts.Node): string {
   const json = jsonText(printer, type);
   if (json) return json;
   let text = printer.checker.typeToString(type, node, FLAGS);
-  for (const [shape, name] of printer.named) text = text.split(shape).join(name);
+  // Longest first: a shape that holds a shorter named one (RetryConfig holds BackoffType) is
+  // replaced whole before the shorter one would break it up.
+  const byLength = [...printer.named].sort(([a], [b]) => b.length - a.length);
+  for (const [shape, name] of byLength) text = text.split(shape).join(name);
   return text;
 }
 

@@ -1,4 +1,10 @@
-import { type Contract, contract } from '@webhook-scheduler/contract';
+import {
+  type BackoffType,
+  type Contract,
+  type CronRunStatus,
+  type PausedReason,
+  contract,
+} from '@webhook-scheduler/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { type WebhookSchedulerClient, createClient } from './index.js';
@@ -74,6 +80,9 @@ describe('the client mirrors the contract', () => {
     expectTypeOf<
       Same<Sdk.CronListQuery, Partial<z.output<typeof contract.crons.list.query>>>
     >().toEqualTypeOf<true>();
+    expectTypeOf<Same<Sdk.CronRunStatus, z.infer<typeof CronRunStatus>>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Sdk.PausedReason, z.infer<typeof PausedReason>>>().toEqualTypeOf<true>();
+    expectTypeOf<Same<Sdk.BackoffType, z.infer<typeof BackoffType>>>().toEqualTypeOf<true>();
     expectTypeOf<
       Same<Sdk.EventListQuery, Partial<z.output<typeof contract.events.list.query>>>
     >().toEqualTypeOf<true>();

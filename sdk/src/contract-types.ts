@@ -29,6 +29,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 
 /** The state of an event: `pending → processing → success | failed`. */
 export type EventStatus = 'failed' | 'pending' | 'success' | 'processing';
 
+/** How the delay grows from one retry to the next. */
+export type BackoffType = 'exponential' | 'linear';
+
 /** How failed webhook calls are retried, as the API returns it. */
 export interface RetryConfig {
   /** How many retries after the first attempt fails (1–10). */
@@ -36,7 +39,7 @@ export interface RetryConfig {
   /** Base delay in milliseconds (100–5000). */
   backoffMs: number;
   /** Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential). */
-  backoffType: 'exponential' | 'linear';
+  backoffType: BackoffType;
 }
 
 /** How failed webhook calls are retried, as sent: `backoffType` defaults to `exponential`. */
@@ -46,7 +49,7 @@ export interface RetryConfigInput {
   /** Base delay in milliseconds (100–5000). */
   backoffMs: number;
   /** Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential). */
-  backoffType?: 'exponential' | 'linear' | undefined;
+  backoffType?: BackoffType | undefined;
 }
 
 /** Where a page sits in a list. */
@@ -57,6 +60,12 @@ export interface Pagination {
   /** Items across all pages. */
   total: number;
 }
+
+/** How an occurrence of a cron ended. */
+export type CronRunStatus = 'failed' | 'success';
+
+/** Why the service paused a cron. */
+export type PausedReason = 'failures';
 
 /** A recurring webhook. */
 export interface Cron {
@@ -83,11 +92,11 @@ export interface Cron {
   /** When the last finished occurrence was last attempted. */
   last_run_at: string | null;
   /** How the last finished occurrence ended; null before any. */
-  last_status: 'failed' | 'success' | null;
+  last_status: CronRunStatus | null;
   /** Failed occurrences since the last successful one (an occurrence fails when its final attempt fails). */
   consecutive_failures: number;
   /** Why the service paused the cron: "failures" after pause_after_failures failed occurrences; null otherwise. Setting is_active to true clears it. */
-  paused_reason: 'failures' | null;
+  paused_reason: PausedReason | null;
 }
 
 /** The body of `crons.create` and `crons.update`. `update` replaces the whole cron: omitted fields take their defaults. */

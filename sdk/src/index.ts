@@ -5,10 +5,12 @@ export {
   type WebhookSchedulerClient,
 } from './client.js';
 export type {
+  BackoffType,
   Cron,
   CronInput,
   CronListQuery,
   CronPatch,
+  CronRunStatus,
   ErrorCode,
   Event,
   EventInput,
@@ -17,6 +19,7 @@ export type {
   HttpMethod,
   JsonValue,
   Pagination,
+  PausedReason,
   RetryConfig,
   RetryConfigInput,
   ValidationIssue,

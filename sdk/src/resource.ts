@@ -13,7 +13,11 @@ export interface DeleteResult {
  * plus `listAll`, which walks every page.
  */
 export interface Resource<Item, Input, Query extends { page?: number }> {
-  /** One page of the list, newest first (`page` is 0-based; `limit` 1–1000, default 100). */
+  /**
+   * One page of the list, newest first (`page` is 0-based; `limit` 1–1000, default 100). A page past
+   * the end rejects at once (not retried) with a 500 `INTERNAL_SERVER_ERROR` whose `details` are
+   * `{ page, limit, total }`.
+   */
   list(query?: Query, options?: RequestOptions): Promise<Page<Item>>;
   /**
    * Creates one and returns it as stored, defaults applied. Sent with an `Idempotency-Key` (a fresh
@@ -30,7 +34,8 @@ export interface Resource<Item, Input, Query extends { page?: number }> {
   /**
    * Every item matching `query`, newest first, as an async iterator: pages are fetched one at a
    * time as the loop reaches them. Items created or deleted during the loop can shift pages, so
-   * collect what you mean to change before changing it.
+   * collect what you mean to change before changing it. When deletions leave the next page past the
+   * end, the loop simply ends.
    */
   listAll(query?: Omit<Query, 'page'>, options?: RequestOptions): AsyncGenerator<Item, void, undefined>;
 }

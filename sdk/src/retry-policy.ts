@@ -1,4 +1,6 @@
-import type { RetryOptions as KyRetryOptions } from 'ky';
+import { type RetryOptions as KyRetryOptions, isHTTPError } from 'ky';
+import { fromErrorResponse } from './errors/to-sdk-error.js';
+import { isPastTheEnd } from './paginate.js';
 
 /** How the client retries idempotent requests. */
 export interface RetryOptions {
@@ -50,10 +52,15 @@ export function backoffDelay(
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
 }
 
+/** Whether ky's error is an answer that would come again: the 500 of a page past the end. */
+function wouldComeAgain(error: Error): boolean {
+  return isHTTPError(error) && isPastTheEnd(fromErrorResponse(error.response, error.data));
+}
+
 /**
  * The policy as ky's retry options. ky applies `Retry-After` (seconds or an HTTP date) on the
  * listed statuses in place of the backoff, capped at `maxRetryAfter`; network errors are retried,
- * timeouts are not.
+ * timeouts are not, nor is the 500 of a page past the end (asked again, it answers the same).
  */
 export function toKyRetry(policy: RetryPolicy, { keyed = false }: { keyed?: boolean } = {}): KyRetryOptions {
   return {
@@ -65,5 +72,7 @@ export function toKyRetry(policy: RetryPolicy, { keyed = false }: { keyed?: bool
     backoffLimit: policy.maxDelayMs,
     delay: (attempt) => backoffDelay(attempt, policy),
     retryOnTimeout: false,
+    // false refuses the retry; undefined leaves the decision to the options above.
+    shouldRetry: ({ error }) => (wouldComeAgain(error) ? false : undefined),
   };
 }

@@ -16,9 +16,7 @@ import { type Database, openDatabase } from './db/database.js';
 import { ApiProcessRegistry } from './limits/api-processes.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { cachedTeamLimits } from './limits/team-limits-cache.js';
-import { teamRetention } from './limits/team-retention.js';
-import { type CountFolding, createCountFolding } from './events/count-folding.js';
-import { type RetentionJob, createRetentionJob } from './events/event-retention.js';
+import { type BackgroundJobs, startBackgroundJobs } from './background-jobs.js';
 import { metricsRoute, opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
 import type { Scheduling } from './shared/scheduling.js';
@@ -48,8 +46,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   let keyCache: KeyCache | undefined;
   let processes: ApiProcessRegistry | undefined;
   let metricsServer: Server | undefined;
-  let retention: RetentionJob | undefined;
-  let folding: CountFolding | undefined;
+  let background: BackgroundJobs | undefined;
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -60,16 +57,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const isReady = async () => !stopping && (await db.orm.isConnected());
     if (role !== 'api') {
       scheduler = await startScheduler(config, db, scheduling, registry, logger);
-      retention = createRetentionJob({
-        orm: db.orm,
-        connection: db.connection,
-        retentionFor: teamRetention(db.orm, config.teamLimits),
-        registry,
-        logger: logger.child({ component: 'retention' }),
-      });
-      retention.start();
-      folding = createCountFolding(db.orm, logger.child({ component: 'counts' }));
-      folding.start();
+      background = startBackgroundJobs(db, config, registry, logger);
     }
 
     let firstKey: RunningService['firstKey'];
@@ -124,8 +112,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         if (metricsServer) await closeServer(metricsServer, 1000);
         await processes?.stop();
         await keyCache?.close();
-        await retention?.stop();
-        await folding?.stop();
+        await background?.stop();
         if (scheduler) {
           await scheduler.instance.drain(config.shutdownTimeoutMs);
           await scheduler.pool.end();
@@ -135,8 +122,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     };
   } catch (error) {
     // A start that failed half-way (e.g. the port is taken) stops what it started, so the process exits.
-    await retention?.stop();
-    await folding?.stop();
+    await background?.stop();
     await scheduler?.instance.drain(1000).catch(() => {});
     await scheduler?.pool.end();
     await keyCache?.close();

@@ -164,6 +164,36 @@ describe('events through the SDK', () => {
 
     expect(listed).toEqual([...ids].reverse());
   });
+
+  it('ends listAll cleanly, without retrying, when deletions leave its next page past the end', async () => {
+    const other = await app.createTeam('shrinking');
+    const listRequests: string[] = [];
+    // ky hands its fetch a Request.
+    const counting: typeof fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const method = input instanceof Request ? input.method : (init?.method ?? 'GET');
+      if (method === 'GET' && url.pathname === '/api/v1/events') listRequests.push(url.search);
+      return fetch(input, init);
+    };
+    const pages = createClient({
+      baseUrl: app.url,
+      apiKey: other.key,
+      retry: { limit: 3, baseDelayMs: 1 },
+      fetch: counting,
+    });
+    const ids: string[] = [];
+    for (let index = 0; index < 6; index += 1) ids.push((await pages.events.create(eventInput())).id);
+
+    const listed: string[] = [];
+    for await (const event of pages.events.listAll({ limit: 2 })) {
+      listed.push(event.id);
+      // Once the first page is read, all but one event go: page 1 is then past the end.
+      if (listed.length === 2) for (const id of ids.slice(1)) await pages.events.delete(id);
+    }
+
+    expect(listed).toEqual([...ids].reverse().slice(0, 2));
+    expect(listRequests).toEqual(['?limit=2&page=0', '?limit=2&page=1']);
+  });
 });
 
 describe('crons through the SDK', () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
+import { routes } from '../../test/routes.js';
 
 // The headers themselves; test/browser/cors.browser.test.ts shows Chromium acting on them.
 
@@ -15,11 +16,11 @@ afterAll(async () => {
   await app.close();
 });
 
-const preflight = (origin: string, path = '/api/v1/events') =>
+const preflight = (origin: string, path = '/api/v1/events', method = 'POST') =>
   app.request('OPTIONS', path, {
     headers: {
       origin,
-      'access-control-request-method': 'POST',
+      'access-control-request-method': method,
       'access-control-request-headers': 'authorization, content-type, idempotency-key',
     },
   });
@@ -29,7 +30,7 @@ describe('CORS on /api/v1', () => {
     const response = await preflight(ALLOWED);
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE');
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(', ')).toEqual(
       expect.arrayContaining(['authorization', 'content-type', 'idempotency-key']),
     );
@@ -37,6 +38,16 @@ describe('CORS on /api/v1', () => {
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('vary')).toMatch(/origin/i);
   });
+
+  // Walks the contract: a route added with a method the preflight leaves out fails here.
+  it.each(routes.map((route) => [route.name, route] as const))(
+    'allows the method of %s in a preflight to its path',
+    async (_, route) => {
+      const response = await preflight(ALLOWED, route.path(), route.route.method);
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-methods')?.split(', ')).toContain(route.route.method);
+    },
+  );
 
   it('answers a preflight from another origin with 204 and no CORS headers', async () => {
     const response = await preflight('https://evil.example.com');

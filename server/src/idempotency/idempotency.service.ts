@@ -100,7 +100,10 @@ async function attempt<Body>(
   }
 }
 
-/** Records the answer (replacing an expired record of the key) and drops a few expired ones of the team. */
+/**
+ * Records the answer, replacing an expired record of the key (the background sweep deletes the
+ * others, {@link deleteExpiredKeys}).
+ */
 async function remember<Body>(
   tx: EntityManager,
   request: KeyedRequest,
@@ -126,10 +129,25 @@ async function remember<Body>(
       expiresAt,
     ],
   );
-  await rawQuery(
-    tx,
-    `delete from idempotency_keys where team_id = $1 and key in (
-       select key from idempotency_keys where team_id = $1 and expires_at <= $2 limit 100)`,
-    [request.teamId, request.now],
+}
+
+/**
+ * Deletes up to `rows` records of any team that expired at or before `now`, oldest first (through
+ * the expiry index); returns how many went. A record a create holds (it is replacing it) is skipped,
+ * not waited for. Deleted by tuple ids, which the row locks keep stable.
+ */
+export async function deleteExpiredKeys(em: EntityManager, now: Date, rows: number): Promise<number> {
+  const [row] = await rawQuery<{ deleted: number }>(
+    em,
+    `with expired as (
+       select ctid as tid from idempotency_keys where expires_at <= $1
+       order by expires_at limit $2
+       for update skip locked
+     ), deleted as (
+       delete from idempotency_keys where ctid = any(array(select tid from expired)) returning 1
+     )
+     select count(*)::int as deleted from deleted`,
+    [now, rows],
   );
+  return row?.deleted ?? 0;
 }

@@ -89,6 +89,8 @@ describe.each(lists)('GET $path', (list) => {
     await list.make(app.orm.em.fork(), team.teamId, count, inGroupsOfThree);
     const error = expectError(await get(team, `?${query}`), 500, 'INTERNAL_SERVER_ERROR');
     expect(error.message).toMatch(/out of range/);
+    const [page, limit] = [...new URLSearchParams(query).values()].map(Number);
+    expect(error.details).toEqual({ page, limit, total: count });
   });
 
   it('returns the last page when it is partly filled', async () => {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inFuture } from '../factories.js';
+import { inFuture, makeCron } from '../factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../harness.js';
 import { hasChromium, launchBrowser } from './chromium.js';
 
@@ -30,18 +30,24 @@ interface PageResult {
   failed?: string;
 }
 
+/** What the page sends: a method and maybe a JSON body. */
+interface PageCall {
+  method?: string;
+  body?: unknown;
+  /** Sent besides the key and the content type (the SDK adds an Idempotency-Key to creates). */
+  headers?: Record<string, string>;
+}
+
 /** Calls the API with fetch from inside the page, with the headers the SDK sends. */
-function callFromPage(page: Page, url: string, key: string, body?: unknown): Promise<PageResult> {
+function callFromPage(page: Page, url: string, key: string, call: PageCall = {}): Promise<PageResult> {
+  const { body, headers = {} } = call;
+  const method = call.method ?? (body === undefined ? 'GET' : 'POST');
   return page.evaluate(
-    async ({ url, key, body }) => {
+    async ({ url, key, method, body, headers }) => {
       try {
         const response = await fetch(url, {
-          method: body === undefined ? 'GET' : 'POST',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-            'idempotency-key': 'cors-test',
-          },
+          method,
+          headers: { ...headers, authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
         return {
@@ -53,7 +59,7 @@ function callFromPage(page: Page, url: string, key: string, body?: unknown): Pro
         return { failed: String(error) };
       }
     },
-    { url, key, body },
+    { url, key, method, body, headers },
   );
 }
 
@@ -86,8 +92,8 @@ describe.skipIf(!hasChromium)('CORS from a page of another origin in Chromium', 
   it('lets an allowed origin create and list events with its key, and read X-Request-Id', async () => {
     await page.goto(allowedPage.origin);
     const created = await callFromPage(page, `${app.url}/api/v1/events`, team.key, {
-      webhook_url: 'https://example.com/from-a-page',
-      scheduled_at: inFuture(),
+      body: { webhook_url: 'https://example.com/from-a-page', scheduled_at: inFuture() },
+      headers: { 'idempotency-key': 'cors-test' },
     });
     expect(created).toMatchObject({
       status: 201,
@@ -96,6 +102,35 @@ describe.skipIf(!hasChromium)('CORS from a page of another origin in Chromium', 
     expect(created.requestId).toMatch(/^[\w.:-]+$/);
     const listed = await callFromPage(page, `${app.url}/api/v1/events`, team.key);
     expect(listed).toMatchObject({ status: 200, body: { pagination: { total: 1 } } });
+  });
+
+  // PATCH is not a CORS-safelisted method: the browser sends it only after a preflight allows it.
+  it('lets an allowed origin PATCH a cron', async () => {
+    const cron = await makeCron(app.orm.em.fork(), team.teamId);
+    await page.goto(allowedPage.origin);
+    const patched = await callFromPage(page, `${app.url}/api/v1/crons/${cron.id}`, team.key, {
+      method: 'PATCH',
+      body: { is_active: false },
+    });
+    expect(patched).toMatchObject({ status: 200, body: { data: { id: cron.id, is_active: false } } });
+    const [row] = await app.sql<{ is_active: boolean }>('select is_active from crons where id = $1', [
+      cron.id,
+    ]);
+    expect(row?.is_active).toBe(false);
+  });
+
+  it('blocks a PATCH from a page of an origin not in CORS_ORIGINS before it reaches the cron', async () => {
+    const cron = await makeCron(app.orm.em.fork(), team.teamId);
+    await page.goto(otherPage.origin);
+    const blocked = await callFromPage(page, `${app.url}/api/v1/crons/${cron.id}`, team.key, {
+      method: 'PATCH',
+      body: { is_active: false },
+    });
+    expect(blocked.failed).toMatch(/TypeError: Failed to fetch/);
+    const [row] = await app.sql<{ is_active: boolean }>('select is_active from crons where id = $1', [
+      cron.id,
+    ]);
+    expect(row?.is_active).toBe(true);
   });
 
   it('hands an allowed origin the API’s errors, not a network failure', async () => {

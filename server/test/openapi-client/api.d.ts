@@ -308,18 +308,12 @@ export interface components {
              * @description When the last finished occurrence was last attempted.
              */
             last_run_at: string | null;
-            /**
-             * @description How the last finished occurrence ended; null before any.
-             * @enum {string|null}
-             */
-            last_status: "success" | "failed" | null;
+            /** @description How the last finished occurrence ended; null before any. */
+            last_status: components["schemas"]["CronRunStatus"] | null;
             /** @description Failed occurrences since the last successful one (an occurrence fails when its final attempt fails). */
             consecutive_failures: number;
-            /**
-             * @description Why the service paused the cron: "failures" after pause_after_failures failed occurrences; null otherwise. Setting is_active to true clears it.
-             * @enum {string|null}
-             */
-            paused_reason: "failures" | null;
+            /** @description Why the service paused the cron: "failures" after pause_after_failures failed occurrences; null otherwise. Setting is_active to true clears it. */
+            paused_reason: components["schemas"]["PausedReason"] | null;
         };
         CronInput: {
             /** @description Absolute http(s) URL the webhook is sent to. */
@@ -369,6 +363,16 @@ export interface components {
             /** @description Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
             pause_after_failures?: number | null;
         };
+        /**
+         * @description How an occurrence of a cron ended: its final attempt succeeded, or it failed.
+         * @enum {string}
+         */
+        CronRunStatus: "success" | "failed";
+        /**
+         * @description Why the service paused a cron: "failures" when pause_after_failures occurrences failed in a row.
+         * @enum {string}
+         */
+        PausedReason: "failures";
         DeleteResult: {
             data: {
                 success: boolean;
@@ -379,23 +383,21 @@ export interface components {
             maxRetries: number;
             /** @description Base delay in milliseconds (100–5000). */
             backoffMs: number;
-            /**
-             * @description Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential).
-             * @enum {string}
-             */
-            backoffType: "exponential" | "linear";
+            backoffType: components["schemas"]["BackoffType"];
         };
         RetryConfigInput: {
             /** @description How many retries after the first attempt fails (1–10). */
             maxRetries: number;
             /** @description Base delay in milliseconds (100–5000). */
             backoffMs: number;
-            /**
-             * @description Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential). Default: "exponential".
-             * @enum {string}
-             */
-            backoffType?: "exponential" | "linear";
+            /** @description Default: "exponential". */
+            backoffType?: components["schemas"]["BackoffType"];
         };
+        /**
+         * @description Retry n waits backoffMs × n (linear) or backoffMs × 2^(n−1) (exponential).
+         * @enum {string}
+         */
+        BackoffType: "exponential" | "linear";
         /** @enum {string} */
         HttpMethod: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
         Pagination: {
@@ -410,7 +412,7 @@ export interface components {
                 /** @description Human-readable explanation. */
                 message: string;
                 code: components["schemas"]["ErrorCode"];
-                /** @description For VALIDATION_ERROR an array of { path, message }; for BAD_REQUEST an object such as { currentStatus }; for QUOTA_EXCEEDED { quota, limit, current }. */
+                /** @description For VALIDATION_ERROR an array of { path, message }; for BAD_REQUEST an object such as { currentStatus }; for QUOTA_EXCEEDED { quota, limit, current }; for the 500 of a page past the end of a list { page, limit, total } (that 500 would come again: do not retry it). */
                 details?: components["schemas"]["ValidationIssue"][] | {
                     [key: string]: unknown;
                 };
@@ -627,7 +629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -643,7 +645,12 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "INTERNAL_SERVER_ERROR",
-                     *         "message": "Page 3 is out of range: there are 250 items, 100 per page"
+                     *         "message": "Page 3 is out of range: there are 250 items, 100 per page",
+                     *         "details": {
+                     *           "page": 3,
+                     *           "limit": 100,
+                     *           "total": 250
+                     *         }
                      *       }
                      *     }
                      */
@@ -934,7 +941,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -1143,7 +1150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -1405,7 +1412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -1589,7 +1596,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -1836,7 +1843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -2047,7 +2054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -2277,7 +2284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -2293,7 +2300,12 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "INTERNAL_SERVER_ERROR",
-                     *         "message": "Page 3 is out of range: there are 250 items, 100 per page"
+                     *         "message": "Page 3 is out of range: there are 250 items, 100 per page",
+                     *         "details": {
+                     *           "page": 3,
+                     *           "limit": 100,
+                     *           "total": 250
+                     *         }
                      *       }
                      *     }
                      */
@@ -2578,7 +2590,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -2927,7 +2939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -3131,7 +3143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -3342,7 +3354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -3565,7 +3577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */
@@ -3741,7 +3753,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list */
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
             500: {
                 headers: {
                     /** @description Requests per second this API key may make. */

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { createCountFolding } from './events/count-folding.js';
+import { createRetentionJob } from './events/event-retention.js';
+import { createIdempotencySweep } from './idempotency/idempotency-sweep.js';
+import { teamRetention } from './limits/team-retention.js';
+
+/** The upkeep a scheduler process runs besides deliveries, each job in one process at a time. */
+export interface BackgroundJobs {
+  /** Stops every job after the batch it is in. */
+  stop(): Promise<void>;
+}
+
+export function startBackgroundJobs(
+  db: Database,
+  config: Config,
+  registry: Registry,
+  logger: Logger,
+): BackgroundJobs {
+  const setting = (component: string) => ({
+    orm: db.orm,
+    connection: db.connection,
+    logger: logger.child({ component }),
+  });
+  const jobs = [
+    createRetentionJob({
+      ...setting('retention'),
+      retentionFor: teamRetention(db.orm, config.teamLimits),
+      registry,
+    }),
+    createCountFolding(setting('counts')),
+    createIdempotencySweep({ ...setting('idempotency-sweep'), registry }),
+  ];
+  for (const job of jobs) job.start();
+  return {
+    stop: async () => {
+      await Promise.all(jobs.map((job) => job.stop()));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import pg, { type ClientConfig } from 'pg';
+import type { Logger } from 'pino';
+
+/** When and where a background job runs, one process at a time. */
+export interface ExclusiveJobOptions {
+  /** The session-level advisory lock a run holds; fixed, the same in every process on one database. */
+  lockId: number;
+  /** The lock session's `application_name`, to find it in `pg_stat_activity`. */
+  applicationName: string;
+  /** For the session that holds the lock while a run lasts. */
+  connection: ClientConfig;
+  logger: Logger;
+  /** The first run starts this long after `start()` (the process settles first); default 10 s. */
+  firstRunAfterMs?: number | undefined;
+  /** A run starts this long after the previous one ended; default 1 min. */
+  everyMs?: number | undefined;
+}
+
+/** Where a job's lock session connects, where it logs, and when it runs. */
+export type JobSetting = Pick<ExclusiveJobOptions, 'connection' | 'logger' | 'firstRunAfterMs' | 'everyMs'>;
+
+/** What a run checks between its batches. */
+export interface RunControl {
+  /** True once `stop()` was called or the lock's session is gone: the run returns after its batch. */
+  shouldStop(): boolean;
+  /** Waits `ms`; a `stop()` ends the wait at once. */
+  pause(ms: number): Promise<void>;
+}
+
+/** A background job; a run's result says `ran: false` when another process held the lock. */
+export interface ExclusiveJob<Run> {
+  /** One run, unless another process is running one. */
+  runOnce(): Promise<Run & { ran: boolean }>;
+  /** Runs after `firstRunAfterMs`, then every `everyMs` after the previous run, until stopped. */
+  start(): void;
+  /** Stops after the batch in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `work` in the background, in one process at a time: a run holds a session-level advisory
+ * lock, released when its connection closes, even if the process dies. Without its lock's session
+ * another process may take the lock, so `shouldStop()` turns true and the run ends. `idle` is the
+ * result of a run that did not get the lock.
+ */
+export function createExclusiveJob<Run extends object>(
+  options: ExclusiveJobOptions,
+  work: (control: RunControl) => Promise<Run>,
+  idle: Run,
+): ExclusiveJob<Run> {
+  const { logger } = options;
+  const firstRunAfterMs = options.firstRunAfterMs ?? 10_000;
+  const everyMs = options.everyMs ?? 60_000;
+  let stopping = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let wake: (() => void) | undefined;
+
+  // A stop that came during a batch ends the pause after it at once.
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (stopping) {
+        resolve();
+        return;
+      }
+      const pauseTimer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(pauseTimer);
+        resolve();
+      };
+    });
+
+  async function runOnce(): Promise<Run & { ran: boolean }> {
+    const lock = new pg.Client({ ...options.connection, application_name: options.applicationName });
+    let lost = false;
+    lock.on('error', (error) => {
+      lost = true;
+      logger.warn({ err: error }, 'lock connection lost');
+    });
+    await lock.connect();
+    try {
+      const [row] = (
+        await lock.query<{ taken: boolean }>('select pg_try_advisory_lock($1) as taken', [options.lockId])
+      ).rows;
+      if (row?.taken !== true) return { ...idle, ran: false };
+      return { ...(await work({ shouldStop: () => stopping || lost, pause })), ran: true };
+    } finally {
+      // Closing the session releases the lock.
+      await lock.end();
+    }
+  }
+
+  function schedule(delayMs: number): void {
+    timer = setTimeout(() => {
+      const run = runOnce().catch((error: unknown) => logger.warn({ err: error }, 'run failed'));
+      running = run;
+      void run.then(() => {
+        running = undefined;
+        if (!stopping) schedule(everyMs);
+      });
+    }, delayMs);
+  }
+
+  return {
+    runOnce,
+    start: () => schedule(firstRunAfterMs),
+    stop: async () => {
+      stopping = true;
+      clearTimeout(timer);
+      wake?.();
+      await running;
+    },
+  };
+}
