@@ -122,6 +122,25 @@ describe('invites, as owners make them', () => {
     await app.sql(`update team_invites set expires_at = now() where email = 'someone1@example.com'`);
     expect((await invite(app, owner, uniqueEmail())).status).toBe(201);
   });
+
+  it('never pass 100 pending however many are made at once', async () => {
+    const owner = await signUp(app);
+    await app.sql(
+      `insert into team_invites (id, team_id, email, role, token_hash, created_at, expires_at)
+       select gen_random_uuid(), $1, 'many' || n || '@example.com', 'member', md5(random()::text),
+              now(), now() + interval '7 days'
+       from generate_series(1, 97) as n`,
+      [owner.teamId],
+    );
+    const responses = await Promise.all(Array.from({ length: 24 }, () => invite(app, owner, uniqueEmail())));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(21);
+    const [row] = await app.sql<{ n: string }>('select count(*) as n from team_invites where team_id = $1', [
+      owner.teamId,
+    ]);
+    expect(Number(row?.n)).toBe(100);
+  });
 });
 
 describe('an invite link', () => {
