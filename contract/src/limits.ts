@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** The team quotas a create can use up: refused with 403 `QUOTA_EXCEEDED` when full. */
-export const QuotaName = z.enum(['active_crons', 'pending_events']);
+/**
+ * The quotas a create can use up: refused with 403 `QUOTA_EXCEEDED` when full. A team's
+ * `active_crons`, `pending_events` and `api_keys` (active ones) and its `pending_invites`; a
+ * user's `teams` (how many they belong to). Only the first two are answered by `/api/v1`.
+ */
+export const QuotaName = z.enum(['active_crons', 'pending_events', 'api_keys', 'pending_invites', 'teams']);
 /** A team quota. */
 export type QuotaName = z.infer<typeof QuotaName>;
 
@@ -49,6 +53,7 @@ export const TeamLimits = z.object({
     .number()
     .int()
     .describe('How long finished events are kept, in milliseconds; 0 keeps them forever.'),
+  max_api_keys: z.number().int().describe('Most active (neither revoked nor expired) API keys of the team.'),
 });
 /** The limits that apply to one team. */
 export type TeamLimits = z.infer<typeof TeamLimits>;
@@ -57,6 +62,7 @@ export type TeamLimits = z.infer<typeof TeamLimits>;
 export const TeamUsage = z.object({
   active_crons: z.number().int(),
   pending_events: z.number().int().describe('Pending events created through the API, retries included.'),
+  api_keys: z.number().int().describe('Active API keys: neither revoked nor expired.'),
 });
 /** What a team uses now of its quotas. */
 export type TeamUsage = z.infer<typeof TeamUsage>;

@@ -12,8 +12,10 @@ import { CronsPage } from './pages/crons-page.js';
 import { EventFormPage } from './pages/event-form-page.js';
 import { EventPage } from './pages/event-page.js';
 import { EventsPage } from './pages/events-page.js';
+import { InvitePage } from './pages/invite-page.js';
 import { NewTeamPage } from './pages/new-team-page.js';
 import { NotFound } from './pages/not-found.js';
+import { ResetPasswordPage } from './pages/reset-password-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { SessionContext, type SessionState, useSession } from './session.js';
 
@@ -121,12 +123,16 @@ export function App() {
   );
 
   const isAuthPage = pathname === '/sign-in' || pathname === '/sign-up';
+  // The pages of one-time links work signed in or out.
+  const isLinkPage = pathname === '/invite' || pathname === '/reset-password';
   useEffect(() => {
-    if (session === null && !isAuthPage) navigate('/sign-in', { replace: true });
+    if (session === null && !isAuthPage && !isLinkPage) navigate('/sign-in', { replace: true });
     if (session && (isAuthPage || pathname === '/')) navigate(homeOf(session), { replace: true });
-  }, [session, isAuthPage, pathname]);
+  }, [session, isAuthPage, isLinkPage, pathname]);
 
   if (session === undefined) return <Loading label="Loading the dashboard…" />;
+  if (pathname === '/invite') return <InvitePage session={session} adopt={adopt} />;
+  if (pathname === '/reset-password') return <ResetPasswordPage adopt={adopt} />;
   if (!state) return <AuthPage mode={pathname === '/sign-up' ? 'sign-up' : 'sign-in'} onSignedIn={adopt} />;
   return (
     <SessionContext.Provider value={state}>

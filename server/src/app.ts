@@ -11,6 +11,7 @@ import type { Authenticate } from './auth/key-authenticator.js';
 import { cronRequestIssues } from './crons/cron.rules.js';
 import { cronsRouter } from './crons/crons.router.js';
 import { insightsRouter } from './dashboard/insights.router.js';
+import { invitesRouter } from './dashboard/invites.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
 import { sessionRouter } from './dashboard/session.router.js';
 import { spaRoutes } from './dashboard/spa.router.js';
@@ -21,13 +22,18 @@ import type { RouteDeps } from './http/deps.js';
 import { cors } from './http/cors.middleware.js';
 import { docsRoutes } from './http/docs.router.js';
 import { errorHandler, notFound } from './http/errors.middleware.js';
-import { jsonBody } from './http/json-body.middleware.js';
-import { rateLimit } from './http/rate-limit.middleware.js';
+import { jsonBody, jsonBodyBySize } from './http/json-body.middleware.js';
+import { dashboardRateLimit, rateLimit } from './http/rate-limit.middleware.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
 import { type MetricsAccess, opsRoutes } from './http/ops.router.js';
 import { requestLog } from './http/request-log.middleware.js';
 import { toValidationError } from './http/validation.js';
-import { loadSession, requireSession } from './sessions/session.middleware.js';
+import {
+  PUBLIC_BODY_LIMIT_BYTES,
+  isPublicDashboardRoute,
+  loadSession,
+  requireSession,
+} from './sessions/session.middleware.js';
 
 /** Express's `trust proxy` setting: which proxies' X-Forwarded-* headers to believe. */
 export type TrustProxy = boolean | number | string;
@@ -101,9 +107,17 @@ export function createApp(deps: AppDeps): Express {
   app.use('/docs', docs.reference);
 
   const withContext: express.RequestHandler = (_req, _res, next) => RequestContext.create(deps.orm.em, next);
-  const limited = rateLimit({ limiter: deps.rateLimiter, teamLimits: deps.teamLimits, now: deps.now });
-  app.use('/api/v1', apiAuth(deps), limited, ...jsonBody(deps.bodyLimitBytes), withContext);
-  app.use('/api/dashboard', loadSession(deps), requireSession, ...jsonBody(deps.bodyLimitBytes), withContext);
+  const limits = { limiter: deps.rateLimiter, teamLimits: deps.teamLimits, now: deps.now };
+  app.use('/api/v1', apiAuth(deps), rateLimit(limits), ...jsonBody(deps.bodyLimitBytes), withContext);
+  const dashboardBody = jsonBodyBySize(isPublicDashboardRoute, PUBLIC_BODY_LIMIT_BYTES, deps.bodyLimitBytes);
+  app.use(
+    '/api/dashboard',
+    loadSession(deps),
+    dashboardRateLimit(limits),
+    requireSession,
+    dashboardBody,
+    withContext,
+  );
 
   endpoints(app, contract, { crons: cronsRouter(deps), events: eventsRouter(deps) }, deps.now);
   endpoints(
@@ -118,6 +132,7 @@ export function createApp(deps: AppDeps): Express {
       insights: insightsRouter(deps),
       limits: limitsRouter(deps),
       alerts: alertsRouter(deps),
+      invites: invitesRouter(deps),
     },
     deps.now,
   );

@@ -167,3 +167,44 @@ describe('loadConfig EVENT_RETENTION', () => {
     expect(() => loadConfig({ EVENT_RETENTION: value })).toThrow(/EVENT_RETENTION/);
   });
 });
+
+describe('loadConfig accounts', () => {
+  it('lets anyone sign up, 20 teams a user and 100 keys a team, links to where it listens by default', () => {
+    const config = loadConfig({});
+    expect(config.accounts).toEqual({
+      signUp: 'open',
+      maxTeamsPerUser: 20,
+      publicUrl: 'http://127.0.0.1:3000',
+    });
+    expect(config.teamLimits.max_api_keys).toBe(100);
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).accounts.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::1' }).accounts.publicUrl).toBe('http://[::1]:3000');
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      SIGNUP: 'invite',
+      MAX_TEAMS_PER_USER: '3',
+      MAX_API_KEYS: '7',
+      PUBLIC_URL: 'https://hooks.example.com',
+    });
+    expect(config.accounts).toEqual({
+      signUp: 'invite',
+      maxTeamsPerUser: 3,
+      publicUrl: 'https://hooks.example.com',
+    });
+    expect(config.teamLimits.max_api_keys).toBe(7);
+    expect(loadConfig({ SIGNUP: 'closed' }).accounts.signUp).toBe('closed');
+  });
+
+  it.each([
+    ['SIGNUP', 'invite-only'],
+    ['MAX_TEAMS_PER_USER', '0'],
+    ['MAX_API_KEYS', '-1'],
+    ['PUBLIC_URL', 'hooks.example.com'],
+    ['PUBLIC_URL', 'ftp://hooks.example.com'],
+    ['PUBLIC_URL', 'https://hooks.example.com/'],
+  ])('stops with a reason naming %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parse } from 'pg-connection-string';
 import { allowedHostsProblem } from '@webhook-scheduler/scheduler';
-import type { TeamLimits } from '@webhook-scheduler/contract';
+import type { SignUpMode, TeamLimits } from '@webhook-scheduler/contract';
 import { z } from 'zod';
 
 const booleanFlag = z
@@ -136,6 +136,19 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   CORS_ORIGINS: commaList((origins) => origins.map(originProblem).find((problem) => problem !== undefined)),
   EVENT_RETENTION: retention('30d'),
+  MAX_API_KEYS: positiveInt(100),
+  MAX_TEAMS_PER_USER: positiveInt(20),
+  SIGNUP: z.enum(['open', 'invite', 'closed']).default('open'),
+  // The origin people open the dashboard at: the command line prints links to it.
+  PUBLIC_URL: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = /^https?:\/\//i.test(value)
+        ? originProblem(value)
+        : 'must be an http(s) origin such as https://hooks.example.com';
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+    .optional(),
 });
 
 /** Why a CORS_ORIGINS entry is no origin a browser sends (scheme, host and port, nothing else). */
@@ -188,6 +201,7 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Origins whose pages may call /api/v1 (CORS); `*` is any; empty (the default) turns CORS off. */
   corsOrigins: string[];
+  accounts: AccountPolicy;
   scheduler: {
     /** Most webhook calls in flight in one scheduler process. */
     maxInFlight: number;
@@ -202,6 +216,20 @@ export interface Config {
     /** A claim lasts the webhook timeout plus this; then a dead worker's attempt is delivered again. */
     leaseGraceMs: number;
   };
+}
+
+/** Who may create an account, how many teams a user may be in, and where the links people get point. */
+export interface AccountPolicy {
+  signUp: SignUpMode;
+  maxTeamsPerUser: number;
+  /** The dashboard's origin, for the links the command line prints (password resets, new accounts). */
+  publicUrl: string;
+}
+
+/** Where a service listening on `host:port` is reached from the same machine. */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
 /** A configuration that cannot be used, with one line per bad key. */
@@ -254,11 +282,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requests_per_second: e.RATE_LIMIT_PER_SECOND,
       request_burst: e.RATE_LIMIT_BURST,
       event_retention_ms: e.EVENT_RETENTION,
+      max_api_keys: e.MAX_API_KEYS,
     },
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     trustProxy: e.TRUST_PROXY,
     corsOrigins: e.CORS_ORIGINS,
+    accounts: {
+      signUp: e.SIGNUP,
+      maxTeamsPerUser: e.MAX_TEAMS_PER_USER,
+      publicUrl: e.PUBLIC_URL ?? localUrl(e.HOST, e.PORT),
+    },
     scheduler: {
       maxInFlight: e.DELIVERY_CONCURRENCY,
       teamMaxInFlight: e.TEAM_MAX_IN_FLIGHT ?? Math.max(1, Math.floor(e.DELIVERY_CONCURRENCY / 4)),

@@ -26,7 +26,7 @@ export class AppError extends Error {
 
 /** 404 for an unknown id, another team's resource or a deleted one. */
 export class NotFoundError extends AppError {
-  constructor(resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key' | 'Member') {
+  constructor(resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key' | 'Member' | 'Invite') {
     super('NOT_FOUND', `${resource} not found`);
   }
 }

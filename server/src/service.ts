@@ -86,6 +86,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         dashboardDir: builtDashboardDir(),
         passwords: createPasswordHasher(),
         limits: DEFAULT_AUTH_LIMITS,
+        accounts: config.accounts,
         teamLimits: cachedTeamLimits(db.orm, config.teamLimits),
         rateLimiter: new RateLimiter(processes),
         metrics,

@@ -18,7 +18,7 @@ import { createApp } from '../src/app.js';
 import { createKeyAuthenticator } from '../src/auth/key-authenticator.js';
 import { KeyCache } from '../src/auth/key-cache.js';
 import type { AuthLimits } from '../src/auth/throttle.rules.js';
-import { type HttpLimits, loadConfig } from '../src/config.js';
+import { type AccountPolicy, type HttpLimits, loadConfig } from '../src/config.js';
 import { builtDashboardDir } from '../src/dashboard/spa.router.js';
 import { createOrm } from '../src/db/orm.js';
 import { cachedTeamLimits } from '../src/limits/team-limits-cache.js';
@@ -163,6 +163,8 @@ export async function startTestApp(
     teamLimitsTtlMs?: number;
     /** `/metrics` access (served and open by default). */
     metricsToken?: string;
+    /** Sign-up mode and teams per user: the service's defaults otherwise. */
+    accounts?: Partial<AccountPolicy>;
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await createTestDatabase());
@@ -191,6 +193,7 @@ export async function startTestApp(
     dashboardDir: builtDashboardDir(),
     passwords: TEST_PASSWORDS,
     limits: { ...TEST_LIMITS, ...options.limits },
+    accounts: { ...loadConfig({}).accounts, ...options.accounts },
     teamLimits: cachedTeamLimits(
       orm,
       { ...loadConfig({}).teamLimits, ...TEST_RATE, ...options.teamLimits },

@@ -1,12 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { DashboardErrorBody } from './common.js';
 import { insightsContract } from './insights.js';
+import { invitesContract } from './invites.js';
 import { keysContract, signingSecretContract } from './keys.js';
 import { sessionContract } from './session.js';
 import { alertsContract, limitsContract, membersContract, teamsContract } from './teams.js';
 
 export * from './common.js';
 export * from './insights.js';
+export * from './invites.js';
 export * from './keys.js';
 export * from './session.js';
 export * from './teams.js';
@@ -40,6 +42,7 @@ export const dashboardContract = c.router(
     insights: insightsContract,
     limits: limitsContract,
     alerts: alertsContract,
+    invites: invitesContract,
   },
   { pathPrefix: '/api/dashboard', commonResponses: dashboardErrorResponses, strictStatusCodes: true },
 );

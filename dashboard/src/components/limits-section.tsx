@@ -27,6 +27,7 @@ function rows({ limits, usage }: TeamLimitsView): [string, string, string | unde
       integer.format(limits.max_pending_events),
       integer.format(usage.pending_events),
     ],
+    ['Active API keys', integer.format(limits.max_api_keys), integer.format(usage.api_keys)],
     ['Payload size', bytes(limits.max_payload_bytes), undefined],
     ['Custom headers, all together', bytes(limits.max_headers_bytes), undefined],
     ['Shortest cron interval', duration(limits.min_cron_interval_ms), undefined],

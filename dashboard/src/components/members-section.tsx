@@ -1,7 +1,6 @@
-import type { Member, TeamRole } from '@webhook-scheduler/contract';
-import { type SubmitEvent, useCallback, useState } from 'react';
+import type { Member } from '@webhook-scheduler/contract';
+import { useCallback, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { type ApiError, fieldError, toApiError } from '../api/errors.js';
 import { formatShort } from '../lib/format.js';
 import { leaveBlocker } from '../lib/membership.js';
 import { countOf } from '../lib/plural.js';
@@ -9,48 +8,19 @@ import { navigate } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
 import { useSession } from '../session.js';
 import { ConfirmButton } from './confirm-button.js';
+import { EmailRoleForm } from './email-role-form.js';
 import { ErrorBanner, Loading, Notice } from './feedback.js';
-import { Field } from './field.js';
+import { InvitesSection } from './invites-section.js';
 
 function AddMember({ teamId, onAdded }: { teamId: string; onAdded: () => void }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<TeamRole>('member');
-  const [error, setError] = useState<ApiError>();
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    setError(undefined);
-    unwrap(dashboardApi.members.add({ params: { teamId }, body: { email, role } }), 201).then(
-      () => {
-        setEmail('');
-        onAdded();
-      },
-      (failure: unknown) => setError(toApiError(failure)),
-    );
-  };
   return (
-    <form className="inline-form" onSubmit={submit} noValidate>
-      <Field
-        label="Add a member by email"
-        error={fieldError(error, 'email')}
-        hint="They need to have signed up already."
-      >
-        {(props) => (
-          <input {...props} type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-        )}
-      </Field>
-      <Field label="Role">
-        {(props) => (
-          <select {...props} value={role} onChange={(e) => setRole(e.target.value as TeamRole)}>
-            <option value="member">member</option>
-            <option value="owner">owner</option>
-          </select>
-        )}
-      </Field>
-      <button type="submit" className="btn btn-primary">
-        Add
-      </button>
-      <ErrorBanner error={error && Object.keys(error.fields).length === 0 ? error : undefined} />
-    </form>
+    <EmailRoleForm
+      emailLabel="Add a member by email"
+      hint="They need to have signed up already."
+      roleLabel="Role"
+      submitLabel="Add"
+      send={(body) => unwrap(dashboardApi.members.add({ params: { teamId }, body }), 201).then(onAdded)}
+    />
   );
 }
 
@@ -127,7 +97,12 @@ export function MembersSection({ teamId, isOwner }: { teamId: string; isOwner: b
           })}
         </ul>
       )}
-      {isOwner ? <AddMember teamId={teamId} onAdded={members.reload} /> : null}
+      {isOwner ? (
+        <>
+          <AddMember teamId={teamId} onAdded={members.reload} />
+          <InvitesSection teamId={teamId} />
+        </>
+      ) : null}
     </section>
   );
 }

@@ -1,13 +1,20 @@
 import type { Session } from '@webhook-scheduler/contract';
-import { type SubmitEvent, useState } from 'react';
+import { type SubmitEvent, useCallback, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
 import { type ApiError, fieldError, formBanner, toApiError } from '../api/errors.js';
-import { ErrorBanner } from '../components/feedback.js';
-import { Field } from '../components/field.js';
+import { AuthCard } from '../components/auth-card.js';
+import { EmailField, PasswordField } from '../components/credential-fields.js';
+import { ErrorBanner, Notice } from '../components/feedback.js';
 import { useTitle } from '../lib/page-title.js';
 import { Link } from '../lib/router.js';
+import { useLoad } from '../lib/use-load.js';
 
-/** Sign-in and sign-up: one form, two wordings. */
+const CLOSED = {
+  invite: 'Sign-up is by invitation: open the invite link a team owner made for you.',
+  closed: 'Accounts on this service are created by its operator: ask them for one.',
+} as const;
+
+/** Sign-in and sign-up: one form, two wordings; sign-up only where the service allows it. */
 export function AuthPage({
   mode,
   onSignedIn,
@@ -21,6 +28,12 @@ export function AuthPage({
   const [busy, setBusy] = useState(false);
   const signingUp = mode === 'sign-up';
   useTitle(signingUp ? 'Create your account' : 'Sign in');
+  const loadMode = useCallback(
+    (signal: AbortSignal) => unwrap(dashboardApi.session.signUpMode({ fetchOptions: { signal } }), 200),
+    [],
+  );
+  // Until the mode is known the page offers what an open service does.
+  const signUpMode = useLoad(loadMode).data?.mode ?? 'open';
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -36,65 +49,44 @@ export function AuthPage({
     });
   };
 
+  const lead = signingUp
+    ? 'You get a team of your own: create an API key and schedule your first webhook in a minute.'
+    : 'Schedule webhooks, and see what every call answered.';
   return (
-    <main className="auth">
-      <div className="auth-card">
-        <div className="auth-brand">
-          <img src="/favicon.svg" alt="" width="32" height="32" />
-          <span>Webhook Scheduler</span>
-        </div>
-        <h1>{signingUp ? 'Create your account' : 'Sign in'}</h1>
-        <p className="muted">
-          {signingUp
-            ? 'You get a team of your own: create an API key and schedule your first webhook in a minute.'
-            : 'Schedule webhooks, and see what every call answered.'}
-        </p>
+    <AuthCard title={signingUp ? 'Create your account' : 'Sign in'} lead={lead}>
+      {signingUp && signUpMode !== 'open' ? (
+        <Notice>{CLOSED[signUpMode]}</Notice>
+      ) : (
         <form onSubmit={submit} noValidate>
           <ErrorBanner error={formBanner(error, ['email', 'password'])} />
-          <Field label="Email" error={fieldError(error, 'email')}>
-            {(props) => (
-              <input
-                {...props}
-                type="email"
-                autoComplete="email"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field
-            label="Password"
+          <EmailField value={email} onChange={setEmail} error={fieldError(error, 'email')} />
+          <PasswordField
+            value={password}
+            onChange={setPassword}
             error={fieldError(error, 'password')}
-            {...(signingUp ? { hint: 'At least 8 characters.' } : {})}
-          >
-            {(props) => (
-              <input
-                {...props}
-                type="password"
-                autoComplete={signingUp ? 'new-password' : 'current-password'}
-                required
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            )}
-          </Field>
+            isNew={signingUp}
+          />
           <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
             {busy ? 'Please wait…' : signingUp ? 'Create account' : 'Sign in'}
           </button>
         </form>
-        <p className="auth-switch">
-          {signingUp ? (
-            <>
-              Already have an account? <Link to="/sign-in">Sign in</Link>
-            </>
-          ) : (
-            <>
-              New here? <Link to="/sign-up">Create an account</Link>
-            </>
-          )}
+      )}
+      <p className="auth-switch">
+        {signingUp ? (
+          <>
+            Already have an account? <Link to="/sign-in">Sign in</Link>
+          </>
+        ) : signUpMode === 'open' ? (
+          <>
+            New here? <Link to="/sign-up">Create an account</Link>
+          </>
+        ) : null}
+      </p>
+      {signingUp ? null : (
+        <p className="muted small">
+          Forgot your password? The operator of this service can send you a reset link.
         </p>
-      </div>
-    </main>
+      )}
+    </AuthCard>
   );
 }

@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliResult, cli, lastJsonLine, requireBuiltServer } from '../../test/cli.js';
 import { bodies, expectBody, expectError } from '../../test/expect.js';
 import {
   type TestApp,
@@ -15,59 +12,12 @@ import {
 import { as, signUp } from '../../test/sessions.js';
 import { loadConfig } from '../config.js';
 
-const serverDir = fileURLToPath(new URL('../../', import.meta.url));
-const bin = path.join(serverDir, 'bin', 'webhook-scheduler.js');
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(databaseUrlValue: string, ...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        cwd: serverDir,
-        timeout: 20_000,
-        // Only what the CLI needs: no DATA_DIR or LOG_LEVEL of the developer's shell leaks in.
-        env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrlValue },
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-/** The JSON object a `--json` command prints as its last line. */
-function lastJsonLine(result: CliResult): any {
-  if (result.code !== 0) expect.fail(`exit ${result.code}: ${result.stderr}`);
-  const lines = result.stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1] ?? '');
-}
-
-async function newestMtime(dir: string): Promise<number> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const sources = entries.filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'));
-  const times = await Promise.all(
-    sources.map(async (e) => (await stat(path.join(e.parentPath, e.name))).mtimeMs),
-  );
-  return Math.max(...times);
-}
-
 let db: TestDatabase;
 let url: string;
-const run = (...args: string[]) => cli(url, ...args);
+const run = (...args: string[]): Promise<CliResult> => cli(url, args);
 
 beforeAll(async () => {
-  const built = await stat(path.join(serverDir, 'dist', 'main.js')).catch(() => undefined);
-  if (!built || built.mtimeMs < (await newestMtime(path.join(serverDir, 'src')))) {
-    throw new Error('server/dist is missing or older than server/src: run `npx turbo run build` first');
-  }
+  await requireBuiltServer();
   db = await createTestDatabase();
   url = databaseUrl(db.connection);
 });
@@ -276,8 +226,9 @@ describe('teams limits', () => {
         requests_per_second: null,
         request_burst: null,
         event_retention_ms: null,
+        max_api_keys: null,
       },
-      usage: { active_crons: 0, pending_events: 0 },
+      usage: { active_crons: 0, pending_events: 0, api_keys: 0 },
     });
   });
 

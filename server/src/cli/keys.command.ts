@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { createApiKey, listApiKeys, revokeApiKey } from '../teams/teams.service.js';
+import { createApiKeyWithinQuota, listApiKeys, revokeApiKey } from '../teams/teams.service.js';
 import { type CliContext, CliError, report, requireUuid, withDatabase } from './context.js';
 
 function parseExpiry(value: string | undefined): Date | null {
@@ -24,8 +24,9 @@ export function keysCommand(ctx: CliContext): Command {
     .action(async (options: { team: string; name: string; expiresAt?: string; json?: boolean }) => {
       const teamId = requireUuid(options.team, '--team');
       const expiresAt = parseExpiry(options.expiresAt);
+      const defaults = ctx.config().teamLimits;
       const { apiKey, key } = await withDatabase(ctx, (em) =>
-        createApiKey(em, teamId, { name: options.name, expiresAt }, new Date()),
+        createApiKeyWithinQuota(em, teamId, { name: options.name, expiresAt }, defaults, new Date()),
       );
       report(
         ctx,

@@ -5,6 +5,7 @@ import { keysCommand } from './keys.command.js';
 import { migrateCommand } from './migrate.command.js';
 import { startCommand } from './start.command.js';
 import { teamsCommand } from './teams.command.js';
+import { usersCommand } from './users.command.js';
 
 /** The `webhook-scheduler` command line. */
 export function createProgram(ctx: CliContext, start: (role: Role) => Promise<void>): Command {
@@ -14,5 +15,6 @@ export function createProgram(ctx: CliContext, start: (role: Role) => Promise<vo
     .addCommand(startCommand(start))
     .addCommand(migrateCommand(ctx))
     .addCommand(teamsCommand(ctx))
-    .addCommand(keysCommand(ctx));
+    .addCommand(keysCommand(ctx))
+    .addCommand(usersCommand(ctx));
 }

@@ -78,7 +78,10 @@ export function teamsCommand(ctx: CliContext): Command {
       const teamId = requireUuid(options.team, '--team');
       const email = Email.safeParse(options.email);
       if (!email.success) throw new CliError(`--email must be an email address, got "${options.email}"`);
-      const owner = await withDatabase(ctx, (em) => addOwnerByEmail(em, teamId, email.data, new Date()));
+      const maxTeams = ctx.config().accounts.maxTeamsPerUser;
+      const owner = await withDatabase(ctx, (em) =>
+        addOwnerByEmail(em, teamId, email.data, maxTeams, new Date()),
+      );
       if (!owner) throw new CliError(`No user signed up with ${email.data}: sign up in the dashboard first`);
       report(ctx, options.json, [`${owner.email} is now an owner of team ${teamId}.`], {
         team_id: teamId,
@@ -111,7 +114,7 @@ export function teamsCommand(ctx: CliContext): Command {
           ([name, value]) =>
             `  ${name.padEnd(22)} ${value}${shown.overrides[name as keyof typeof shown.overrides] == null ? '' : ' *'}`,
         ),
-        `Usage: ${shown.usage.active_crons} active crons, ${shown.usage.pending_events} pending events created through the API`,
+        `Usage: ${shown.usage.active_crons} active crons, ${shown.usage.pending_events} pending events created through the API, ${shown.usage.api_keys} active API keys`,
       ];
       report(ctx, options.json, human, { team_id: teamId, ...shown });
     });

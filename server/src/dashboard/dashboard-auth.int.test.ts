@@ -12,11 +12,19 @@ function collect(router: AppRouter, prefix = ''): [string, AppRoute][] {
   );
 }
 
-const PUBLIC = ['session.signIn', 'session.signUp'];
+const PUBLIC = [
+  'session.signIn',
+  'session.signUp',
+  'session.signUpMode',
+  'session.resetPassword',
+  'invites.show',
+];
 const SAMPLE_BODIES: Record<string, unknown> = {
   'teams.create': { name: 'Acme' },
   'members.add': { email: 'someone@example.com' },
   'keys.create': { name: 'ci' },
+  'invites.create': { email: 'someone@example.com' },
+  'invites.accept': { token: 'a'.repeat(43) },
 };
 const routes = collect(dashboardContract).filter(([name]) => !PUBLIC.includes(name));
 const changing = routes.filter(([, route]) => route.method !== 'GET');
@@ -39,12 +47,16 @@ function pathOf(route: AppRoute): string {
     .concat(route.path.endsWith('/cron-preview') ? '?cron_expression=*%20*%20*%20*%20*' : '');
 }
 
-it('walks every dashboard route but sign-up and sign-in', () => {
+it('walks every dashboard route but the public ones', () => {
   expect(routes.map(([name]) => name).sort()).toEqual([
     'alerts.get',
     'alerts.set',
     'insights.attempts',
     'insights.cronPreview',
+    'invites.accept',
+    'invites.create',
+    'invites.list',
+    'invites.revoke',
     'keys.create',
     'keys.list',
     'keys.revoke',

@@ -1,11 +1,13 @@
 import type {
   ApiKey as ApiKeyDto,
+  Invite,
   Member,
   MyTeam,
   SigningSecret,
   User as UserDto,
 } from '@webhook-scheduler/contract';
 import type { ApiKey } from '../teams/api-key.entity.js';
+import type { InviteView } from '../teams/invites.service.js';
 import type { MemberRow, MyTeamRow } from '../teams/members.service.js';
 import type { SigningSecrets } from '../teams/teams.service.js';
 import type { User } from '../users/user.entity.js';
@@ -46,5 +48,16 @@ export function toSigningSecretDto(secrets: SigningSecrets): SigningSecret {
     secret: secrets.current,
     previous_secret: secrets.previous?.secret ?? null,
     previous_expires_at: iso(secrets.previous?.expiresAt ?? null),
+  };
+}
+
+export function toInviteDto(invite: InviteView): Invite {
+  return {
+    id: invite.id,
+    email: invite.email,
+    role: invite.role,
+    created_at: invite.createdAt.toISOString(),
+    expires_at: invite.expiresAt.toISOString(),
+    invited_by: invite.invitedBy,
   };
 }

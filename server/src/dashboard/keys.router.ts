@@ -13,14 +13,16 @@ import { toApiKeyDto, toSigningSecretDto } from './dashboard.dto.js';
 
 const s = initServer();
 
-export function keysRouter({ orm, now, forgetKeys }: RouteDeps) {
+export function keysRouter({ orm, now, forgetKeys, teamLimits }: RouteDeps) {
   return s.router(dashboardContract.keys, {
     list: async ({ params, req }) => {
       const keys = await listTeamKeys(orm.em, sessionOf(req).userId, params.teamId);
       return { status: 200, body: { data: keys.map(toApiKeyDto) } };
     },
     create: async ({ params, body, req }) => {
-      const { apiKey, key } = await createTeamKey(orm.em, sessionOf(req).userId, params.teamId, body, now());
+      const { userId } = sessionOf(req);
+      const defaults = teamLimits.defaults;
+      const { apiKey, key } = await createTeamKey(orm.em, userId, params.teamId, body, defaults, now());
       return { status: 201, body: { data: { api_key: toApiKeyDto(apiKey), key } } };
     },
     revoke: async ({ params, req }) => {

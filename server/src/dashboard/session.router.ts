@@ -6,6 +6,7 @@ import type { RouteDeps } from '../http/deps.js';
 import { clearSessionCookie, sessionOf, setSessionCookie } from '../sessions/session.middleware.js';
 import { csrfTokenFor } from '../sessions/session.rules.js';
 import { endSession } from '../sessions/sessions.service.js';
+import { resetPassword } from '../sessions/password-reset.service.js';
 import { signIn, signUp } from '../sessions/sign-in.service.js';
 import { userWithTeams } from '../teams/accounts.service.js';
 import { throttledAddress } from '../auth/throttle.rules.js';
@@ -30,6 +31,12 @@ export function sessionRouter(deps: RouteDeps) {
       const session = await signUp(orm.em, attemptOf(req, body), deps, now());
       setSessionCookie(req, res, session);
       return { status: 201, body: { data: await view(orm.em, session.userId, csrfTokenFor(session.token)) } };
+    },
+    signUpMode: () => Promise.resolve({ status: 200, body: { data: { mode: deps.accounts.signUp } } }),
+    resetPassword: async ({ body, req, res }) => {
+      const session = await resetPassword(orm.em, body, deps.passwords, now());
+      setSessionCookie(req, res, session);
+      return { status: 200, body: { data: await view(orm.em, session.userId, csrfTokenFor(session.token)) } };
     },
     signIn: async ({ body, req, res }) => {
       const session = await signIn(orm.em, attemptOf(req, body), deps, now());

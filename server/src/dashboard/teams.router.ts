@@ -9,33 +9,35 @@ import {
   listMyTeams,
   removeMember,
 } from '../teams/members.service.js';
-import { memberTeamLimits } from '../limits/team-limits.service.js';
-import { setTeamAlerts, showTeamAlerts } from '../teams/team-settings.service.js';
+import { memberTeamLimits, setTeamAlerts, showTeamAlerts } from '../teams/team-settings.service.js';
 import { toMemberDto, toMyTeamDto } from './dashboard.dto.js';
 
 const s = initServer();
 
-export function teamsRouter({ orm, now }: RouteDeps) {
+export function teamsRouter({ orm, now, accounts }: RouteDeps) {
   return s.router(dashboardContract.teams, {
     list: async ({ req }) => {
       const teams = await listMyTeams(orm.em, sessionOf(req).userId);
       return { status: 200, body: { data: teams.map(toMyTeamDto) } };
     },
     create: async ({ body, req }) => {
-      const team = await createTeamFor(orm.em, sessionOf(req).userId, body.name, now());
+      const userId = sessionOf(req).userId;
+      const team = await createTeamFor(orm.em, userId, body.name, accounts.maxTeamsPerUser, now());
       return { status: 201, body: { data: toMyTeamDto(team) } };
     },
   });
 }
 
-export function membersRouter({ orm, now, forgetKeys }: RouteDeps) {
+export function membersRouter({ orm, now, forgetKeys, accounts }: RouteDeps) {
   return s.router(dashboardContract.members, {
     list: async ({ params, req }) => {
       const members = await listMembers(orm.em, sessionOf(req).userId, params.teamId);
       return { status: 200, body: { data: members.map(toMemberDto) } };
     },
     add: async ({ params, body, req }) => {
-      const member = await addMember(orm.em, sessionOf(req).userId, params.teamId, body, now());
+      const userId = sessionOf(req).userId;
+      const max = accounts.maxTeamsPerUser;
+      const member = await addMember(orm.em, userId, params.teamId, body, max, now());
       return { status: 201, body: { data: toMemberDto(member) } };
     },
     remove: async ({ params, req }) => {

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { ValidationError } from '../errors.js';
 import {
   MAX_JSON_DEPTH,
@@ -59,4 +59,36 @@ export function jsonBody(limitBytes: number): RequestHandler[] {
     express.json({ limit: limitBytes, strict: false, verify: inspectRawBody }),
     checkShape,
   ];
+}
+
+/**
+ * Refuses a body whose Content-Length is above `limitBytes` at once, and closes the connection
+ * after the 413, so that none of it is read. The body parser would answer the same 413 only after
+ * reading the whole body and throwing it away. A body sent without a Content-Length is cut by the
+ * parser's own limit.
+ */
+function refuseAnnouncedOver(limitBytes: number): RequestHandler {
+  return (req, res, next) => {
+    if (Number(req.get('content-length') ?? 0) <= limitBytes) {
+      next();
+      return;
+    }
+    res.setHeader('connection', 'close');
+    const message = `request body is larger than the ${limitBytes} byte limit`;
+    next(new ValidationError([{ path: [], message }], 413));
+  };
+}
+
+/**
+ * {@link jsonBody} at `smallBytes` for the requests `isSmall` picks (refused from their
+ * Content-Length when above it, before a byte is read), at `limitBytes` for the others.
+ */
+export function jsonBodyBySize(
+  isSmall: (req: Request) => boolean,
+  smallBytes: number,
+  limitBytes: number,
+): RequestHandler {
+  const small = express.Router().use(refuseAnnouncedOver(smallBytes), jsonBody(smallBytes));
+  const other = express.Router().use(jsonBody(limitBytes));
+  return (req, res, next) => (isSmall(req) ? small : other)(req, res, next);
 }

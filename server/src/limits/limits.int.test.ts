@@ -274,7 +274,7 @@ describe('the dashboard’s team limits', () => {
       data: {
         // The test app's rate limit is set out of reach of the other tests.
         limits: { ...DEFAULTS, requests_per_second: 100_000, request_burst: 100_000, max_active_crons: 4 },
-        usage: { active_crons: 1, pending_events: 0 },
+        usage: { active_crons: 1, pending_events: 0, api_keys: 0 },
       },
     });
     expectError(await app.request('GET', path, as(stranger)), 404, 'NOT_FOUND');

@@ -97,6 +97,14 @@ describe('quotaRefusal', () => {
     });
     expect(quotaRefusal('pending_events', 3, 4)?.details.current).toBe(4);
   });
+
+  it.each([
+    ['api_keys', 'Quota exceeded: the team has 100 active API keys and its limit is 100'],
+    ['pending_invites', 'Quota exceeded: the team has 100 pending invites and its limit is 100'],
+    ['teams', 'Quota exceeded: the user belongs to 100 teams and its limit is 100'],
+  ] as const)('says what the %s quota counts, and whose it is', (quota, message) => {
+    expect(quotaRefusal(quota, 100, 100)?.message).toBe(message);
+  });
 });
 
 describe('parseLimitSettings', () => {
@@ -118,6 +126,7 @@ describe('parseLimitSettings', () => {
       problems: [],
     });
     expect(parseLimitSettings(['event_retention=0']).overrides).toEqual({ event_retention_ms: 0 });
+    expect(parseLimitSettings(['max_api_keys=3']).overrides).toEqual({ max_api_keys: 3 });
   });
 
   it('names every bad setting', () => {
@@ -150,6 +159,7 @@ describe('effectiveLimits', () => {
       requests_per_second: 100,
       request_burst: 200,
       event_retention_ms: 30 * 86_400_000,
+      max_api_keys: 100,
     });
   });
 });

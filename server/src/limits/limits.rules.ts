@@ -96,13 +96,18 @@ export interface QuotaRefusal {
 const QUOTA_WORDING: Record<QuotaName, string> = {
   active_crons: 'active crons',
   pending_events: 'pending events created through the API',
+  api_keys: 'active API keys',
+  pending_invites: 'pending invites',
+  teams: 'teams',
 };
 
 /** Refuses one more when `current` has reached `limit`. */
 export function quotaRefusal(quota: QuotaName, limit: number, current: number): QuotaRefusal | undefined {
   if (current < limit) return undefined;
+  // Every quota is a team's but the one on how many teams a user belongs to.
+  const holder = quota === 'teams' ? 'the user belongs to' : 'the team has';
   return {
-    message: `Quota exceeded: the team has ${current} ${QUOTA_WORDING[quota]} and its limit is ${limit}`,
+    message: `Quota exceeded: ${holder} ${current} ${QUOTA_WORDING[quota]} and its limit is ${limit}`,
     details: { quota, limit, current },
   };
 }

@@ -14,6 +14,7 @@ export const SETTABLE_LIMITS = {
   requests_per_second: { field: 'requests_per_second', kind: 'count' },
   request_burst: { field: 'request_burst', kind: 'count' },
   event_retention: { field: 'event_retention_ms', kind: 'retention' },
+  max_api_keys: { field: 'max_api_keys', kind: 'count' },
 } as const satisfies Record<string, { field: keyof TeamLimits; kind: 'count' | 'interval' | 'retention' }>;
 
 const INT32_MAX = 2_147_483_647;

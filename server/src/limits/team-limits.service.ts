@@ -3,7 +3,6 @@ import type { TeamLimits, TeamUsage } from '@webhook-scheduler/contract';
 import { rawQuery } from '../shared/raw-query.js';
 import { NotFoundError } from '../errors.js';
 import { countPendingApiEvents } from '../events/store/event-queries.js';
-import { roleIn } from '../teams/members.service.js';
 import { type LimitOverrides, effectiveLimits } from './team-limits.rules.js';
 
 const FIELDS = [
@@ -15,6 +14,7 @@ const FIELDS = [
   'requests_per_second',
   'request_burst',
   'event_retention_ms',
+  'max_api_keys',
 ] as const satisfies readonly (keyof TeamLimits)[];
 
 type OverrideRow = { [K in (typeof FIELDS)[number]]: number | string | null };
@@ -83,10 +83,25 @@ export async function countActiveCrons(em: EntityManager, teamId: string): Promi
   return Number(row?.count ?? 0);
 }
 
+/** How many API keys of the team work now: neither revoked nor expired (by the database's clock). */
+export async function countActiveApiKeys(em: EntityManager, teamId: string): Promise<number> {
+  const [row] = await rawQuery<{ count: string }>(
+    em,
+    `select count(*) as count from api_keys
+     where team_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
+    [teamId],
+  );
+  return Number(row?.count ?? 0);
+}
+
 /** What the team uses now of its quotas. */
 export async function teamUsage(em: EntityManager, teamId: string): Promise<TeamUsage> {
   const activeCrons = await countActiveCrons(em, teamId);
-  return { active_crons: activeCrons, pending_events: await countPendingApiEvents(em, teamId) };
+  return {
+    active_crons: activeCrons,
+    pending_events: await countPendingApiEvents(em, teamId),
+    api_keys: await countActiveApiKeys(em, teamId),
+  };
 }
 
 /** A team's limits in force, its own overrides and its usage, for the CLI and the dashboard. */
@@ -98,16 +113,4 @@ export async function teamLimitsReport(
   await requireTeam(em, teamId);
   const overrides = await teamLimitOverrides(em, teamId);
   return { limits: effectiveLimits(defaults, overrides), overrides, usage: await teamUsage(em, teamId) };
-}
-
-/** The team's limits and usage for one of its members; another team is answered as not found. */
-export async function memberTeamLimits(
-  em: EntityManager,
-  userId: string,
-  teamId: string,
-  defaults: TeamLimits,
-): Promise<{ limits: TeamLimits; usage: TeamUsage }> {
-  await roleIn(em, userId, teamId);
-  const { limits, usage } = await teamLimitsReport(em, teamId, defaults);
-  return { limits, usage };
 }

@@ -6,7 +6,25 @@ import { SESSION_COOKIE, SESSION_MAX_MS, changesState, csrfMatches, readCookie }
 import { type SessionContext, type StartedSession, resumeSession } from './sessions.service.js';
 
 /** Dashboard routes reachable without a session (relative to /api/dashboard). */
-const PUBLIC_ROUTES = new Set(['POST /session/sign-up', 'POST /session/sign-in']);
+const PUBLIC_ROUTES = new Set([
+  'POST /session/sign-up',
+  'POST /session/sign-in',
+  'GET /session/sign-up-mode',
+  'POST /session/reset-password',
+  'POST /invites/show',
+]);
+
+/** Whether a dashboard request may come without a session (its path relative to /api/dashboard). */
+export function isPublicDashboardRoute(req: Request): boolean {
+  return PUBLIC_ROUTES.has(`${req.method} ${req.path}`);
+}
+
+/**
+ * The largest body of a route reachable without a session. Their bodies are an email, a password
+ * and a token: 16 KiB is far above any of them, and anyone can send them, so a bigger body is
+ * refused from its Content-Length before a byte of it is read (or once 16 KiB have arrived).
+ */
+export const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
 
 const SIGN_IN_FIRST = 'Sign in to continue.';
 
@@ -27,11 +45,11 @@ export function loadSession(deps: { orm: MikroORM; now: () => Date }): RequestHa
 
 /**
  * Refuses a dashboard request without a session (401) or, when it changes state, without the
- * session's CSRF token in its header (403). Sign-up and sign-in need neither: their JSON body
+ * session's CSRF token in its header (403). The public routes need neither: their JSON body
  * already needs a content type no other site's form can send.
  */
 export const requireSession: RequestHandler = (req, _res, next) => {
-  if (PUBLIC_ROUTES.has(`${req.method} ${req.path}`)) {
+  if (isPublicDashboardRoute(req)) {
     next();
     return;
   }

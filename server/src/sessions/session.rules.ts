@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { generateSecretToken, hashSecretToken, looksLikeSecretToken } from '../shared/secret-token.js';
 
 /** The session cookie. Its value is a random token; the database keeps only its SHA-256. */
 export const SESSION_COOKIE = 'whs_session';
@@ -9,22 +10,14 @@ export const SESSION_MAX_MS = 30 * 24 * 3600_000;
 /** How often a used session's expiry is pushed back (at most one write per session per period). */
 export const SESSION_TOUCH_MS = 5 * 60_000;
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
 /** 32 random bytes, base64url: the value of the session cookie. */
-export function generateSessionToken(): string {
-  return randomBytes(32).toString('base64url');
-}
+export const generateSessionToken = generateSecretToken;
 
 /** Whether a cookie value has the shape of a session token (cheap rejection before any lookup). */
-export function looksLikeSessionToken(value: string): boolean {
-  return TOKEN_SHAPE.test(value);
-}
+export const looksLikeSessionToken = looksLikeSecretToken;
 
 /** SHA-256 of the token, hex-encoded: what is stored and looked up. */
-export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+export const hashSessionToken = hashSecretToken;
 
 /**
  * The CSRF token of a session, derived from its secret token: the page reads it from the session

@@ -73,3 +73,8 @@ export async function resumeSession(
 export async function endSession(em: EntityManager, sessionId: string): Promise<void> {
   await rawQuery(em, 'delete from sessions where id = $1', [sessionId]);
 }
+
+/** Ends every session of the user (a new password signs every other browser out). */
+export async function endUserSessions(em: EntityManager, userId: string): Promise<void> {
+  await rawQuery(em, 'delete from sessions where user_id = $1', [userId]);
+}

@@ -1,9 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { clearThrottle, hitThrottle } from '../auth/throttle.service.js';
 import type { AuthLimits } from '../auth/throttle.rules.js';
-import { AppError } from '../errors.js';
+import type { AccountPolicy } from '../config.js';
+import { AppError, ForbiddenError } from '../errors.js';
 import type { PasswordHasher } from '../users/password.js';
-import { createUserWithTeam } from '../teams/accounts.service.js';
+import { createUserFromInvite, createUserWithTeam } from '../teams/accounts.service.js';
+import { showInvite } from '../teams/invites.service.js';
+import { signUpRefusal } from './sign-up.rules.js';
 import { findUserByEmail, replacePasswordHash } from '../users/users.service.js';
 import { type StartedSession, startSession } from './sessions.service.js';
 
@@ -11,6 +14,8 @@ import { type StartedSession, startSession } from './sessions.service.js';
 export interface SignInDeps {
   passwords: PasswordHasher;
   limits: AuthLimits;
+  /** Who may sign up, and how many teams a user may belong to. */
+  accounts: AccountPolicy;
 }
 
 /** Who is asking: their email (lower-cased) and password, and the client address they ask from. */
@@ -20,15 +25,25 @@ export interface Attempt {
   address: string;
 }
 
+/** The throttle key of an email's sign-in attempts. */
+export const signInEmailKey = (email: string) => `sign-in:email:${email}`;
+
 /** The one answer to a wrong email and to a wrong password, so neither reveals which emails exist. */
 export const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 
+/**
+ * Creates an account as the sign-up mode allows: with an invite link the user joins its team,
+ * without one they get a team of their own. The mode is checked before anything is counted, the
+ * invite before the password is hashed.
+ */
 export async function signUp(
   em: EntityManager,
-  attempt: Attempt,
+  attempt: Attempt & { invite?: string | undefined },
   deps: SignInDeps,
   now: Date,
 ): Promise<StartedSession> {
+  const refusal = signUpRefusal(deps.accounts.signUp, attempt.invite !== undefined);
+  if (refusal) throw new ForbiddenError(refusal);
   await hitThrottle(
     em,
     `sign-up:address:${attempt.address}`,
@@ -36,8 +51,13 @@ export async function signUp(
     now,
     'Too many sign-ups from this address.',
   );
+  const { invite } = attempt;
+  if (invite !== undefined) await showInvite(em, invite, now);
   const hash = await deps.passwords.hash(attempt.password);
-  const user = await createUserWithTeam(em, attempt.email, hash, now);
+  const user =
+    invite === undefined
+      ? await createUserWithTeam(em, attempt.email, hash, now)
+      : await createUserFromInvite(em, attempt.email, hash, invite, now);
   return startSession(em, user.id, now);
 }
 
@@ -54,7 +74,7 @@ export async function signIn(
 ): Promise<StartedSession> {
   const refusal = 'Too many sign-in attempts.';
   await hitThrottle(em, `sign-in:address:${attempt.address}`, deps.limits.signInPerAddress, now, refusal);
-  const emailKey = `sign-in:email:${attempt.email}`;
+  const emailKey = signInEmailKey(attempt.email);
   await hitThrottle(em, emailKey, deps.limits.signInPerEmail, now, refusal);
   const user = await findUserByEmail(em, attempt.email);
   const valid = user

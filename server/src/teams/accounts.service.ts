@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import { AppError, ConflictError } from '../errors.js';
+import { AppError, ConflictError, ValidationError } from '../errors.js';
 import { type User, UserSchema } from '../users/user.entity.js';
 import { type MyTeamRow, listMyTeams } from './members.service.js';
 import { firstTeamName } from './membership.rules.js';
+import { useInvite } from './invites.service.js';
 import { TeamMemberSchema } from './team-member.entity.js';
 import { createTeam } from './teams.service.js';
 
@@ -13,12 +14,13 @@ import { createTeam } from './teams.service.js';
 // points to sign-in, and sign-ups are rate-limited per client address.
 const TAKEN = 'Could not sign up with this email. If you already have an account, sign in instead.';
 
-/** Creates a user and a first team they own, in one transaction. */
-export async function createUserWithTeam(
+/** Creates a user in one transaction with what `then` adds; an email in use is a 409 CONFLICT. */
+async function createUserAnd(
   em: EntityManager,
   email: string,
   passwordHash: string,
   now: Date,
+  then: (tx: EntityManager, user: User) => Promise<void>,
 ): Promise<User> {
   try {
     return await em.transactional(async (tx) => {
@@ -31,9 +33,7 @@ export async function createUserWithTeam(
         updatedAt: now,
       });
       await tx.flush();
-      const team = await createTeam(tx, firstTeamName(email), now);
-      tx.create(TeamMemberSchema, { teamId: team.id, userId: user.id, role: 'owner', createdAt: now });
-      await tx.flush();
+      await then(tx, user);
       return user;
     });
   } catch (error) {
@@ -41,6 +41,42 @@ export async function createUserWithTeam(
     if (error instanceof UniqueConstraintViolationException) throw new ConflictError(TAKEN);
     throw error;
   }
+}
+
+/** Creates a user and a first team they own, in one transaction. */
+export async function createUserWithTeam(em: EntityManager, email: string, passwordHash: string, now: Date) {
+  return createUserAnd(em, email, passwordHash, now, async (tx, user) => {
+    const team = await createTeam(tx, firstTeamName(email), now);
+    tx.create(TeamMemberSchema, { teamId: team.id, userId: user.id, role: 'owner', createdAt: now });
+    await tx.flush();
+  });
+}
+
+/**
+ * Creates a user who joins the team of an invite link made for their email, and uses the link, in
+ * one transaction. A new user belongs to no team yet, so the teams quota needs no count.
+ */
+export async function createUserFromInvite(
+  em: EntityManager,
+  email: string,
+  passwordHash: string,
+  token: string,
+  now: Date,
+): Promise<User> {
+  const otherEmail = (inviteEmail: string) =>
+    new ValidationError([
+      { path: ['email'], message: `this invite is for ${inviteEmail}: sign up with that email` },
+    ]);
+  return createUserAnd(em, email, passwordHash, now, async (tx, user) => {
+    const team = await useInvite(tx, token, email, otherEmail, now);
+    tx.create(TeamMemberSchema, { teamId: team.id, userId: user.id, role: team.role, createdAt: now });
+    await tx.flush();
+  });
+}
+
+/** Creates a user without a team (the command line's `users create`). */
+export async function createUserAlone(em: EntityManager, email: string, passwordHash: string, now: Date) {
+  return createUserAnd(em, email, passwordHash, now, async () => {});
 }
 
 /** A signed-in user and the teams they belong to. */

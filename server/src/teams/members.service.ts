@@ -1,7 +1,9 @@
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
 import type { TeamRole } from '@webhook-scheduler/contract';
 import { asDate, rawQuery } from '../shared/raw-query.js';
-import { AppError, NotFoundError, ValidationError } from '../errors.js';
+import { AppError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
+import { quotaRefusal } from '../limits/limits.rules.js';
+import { lockUserMemberships } from '../limits/quota-locks.js';
 import { UserSchema } from '../users/user.entity.js';
 import {
   type MembershipRefusal,
@@ -74,14 +76,27 @@ export async function requireOwner(em: EntityManager, userId: string, teamId: st
   refuse(ownerOnlyRefusal(await roleIn(em, userId, teamId), action));
 }
 
-/** Creates a team owned by the user. */
+/**
+ * Refuses with 403 QUOTA_EXCEEDED when the user already belongs to `maxTeams` teams. Exact under
+ * concurrency: it takes the user's membership lock (the transaction's last lock) before counting,
+ * so the transaction must add the membership after it and take no other lock.
+ */
+export async function requireRoomForTeam(tx: EntityManager, userId: string, maxTeams: number): Promise<void> {
+  await lockUserMemberships(tx, userId);
+  const refusal = quotaRefusal('teams', maxTeams, await tx.count(TeamMemberSchema, { userId }));
+  if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
+}
+
+/** Creates a team owned by the user, unless they belong to `maxTeams` teams already. */
 export async function createTeamFor(
   em: EntityManager,
   userId: string,
   name: string,
+  maxTeams: number,
   now: Date,
 ): Promise<MyTeamRow> {
   return em.transactional(async (tx) => {
+    await requireRoomForTeam(tx, userId, maxTeams);
     const team = await createTeam(tx, name, now);
     tx.create(TeamMemberSchema, { teamId: team.id, userId, role: 'owner', createdAt: now });
     await tx.flush();
@@ -109,12 +124,13 @@ export async function listMembers(em: EntityManager, userId: string, teamId: str
   return membersOf(em, teamId);
 }
 
-/** Adds an existing user to the team (owners only). */
+/** Adds an existing user to the team (owners only), unless they belong to `maxTeams` teams already. */
 export async function addMember(
   em: EntityManager,
   actorId: string,
   teamId: string,
   input: { email: string; role: TeamRole },
+  maxTeams: number,
   now: Date,
 ): Promise<MemberRow> {
   return em.transactional(async (tx) => {
@@ -128,6 +144,7 @@ export async function addMember(
     }
     const existing = await tx.findOne(TeamMemberSchema, { teamId, userId: user.id });
     refuse(addMemberRefusal(actorRole, existing?.role));
+    await requireRoomForTeam(tx, user.id, maxTeams);
     tx.create(TeamMemberSchema, { teamId, userId: user.id, role: input.role, createdAt: now });
     await tx.flush();
     return { userId: user.id, email: user.email, role: input.role, joinedAt: now };
@@ -165,11 +182,15 @@ export async function removeMember(
   });
 }
 
-/** Makes the user with this email an owner of the team (for teams made by the CLI). */
+/**
+ * Makes the user with this email an owner of the team (for teams made by the CLI); one who is not
+ * in it yet joins it unless they belong to `maxTeams` teams already.
+ */
 export async function addOwnerByEmail(
   em: EntityManager,
   teamId: string,
   email: string,
+  maxTeams: number,
   now: Date,
 ): Promise<MemberRow | undefined> {
   return em.transactional(async (tx) => {
@@ -179,7 +200,10 @@ export async function addOwnerByEmail(
     if (!user) return undefined;
     const member = await tx.findOne(TeamMemberSchema, { teamId, userId: user.id });
     if (member) member.role = 'owner';
-    else tx.create(TeamMemberSchema, { teamId, userId: user.id, role: 'owner', createdAt: now });
+    else {
+      await requireRoomForTeam(tx, user.id, maxTeams);
+      tx.create(TeamMemberSchema, { teamId, userId: user.id, role: 'owner', createdAt: now });
+    }
     await tx.flush();
     return { userId: user.id, email: user.email, role: 'owner', joinedAt: member?.createdAt ?? now };
   });

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TeamLimits, TeamUsage } from '@webhook-scheduler/contract';
+import { teamLimitsReport } from '../limits/team-limits.service.js';
 import { keyExpiryIssues } from './api-key.rules.js';
 import { ValidationError } from '../errors.js';
 import type { ApiKey } from './api-key.entity.js';
@@ -7,7 +9,7 @@ import { requireOwner, roleIn } from './members.service.js';
 import {
   type CreatedKey,
   type SigningSecrets,
-  createApiKey,
+  createApiKeyWithinQuota,
   getSigningSecrets,
   listApiKeys,
   revokeApiKey,
@@ -27,13 +29,20 @@ export async function createTeamKey(
   userId: string,
   teamId: string,
   input: { name: string; expires_at: string | null },
+  defaults: TeamLimits,
   now: Date,
 ): Promise<CreatedKey> {
   await requireOwner(em, userId, teamId, 'create API keys');
   const expiresAt = input.expires_at === null ? null : new Date(input.expires_at);
   const issues = keyExpiryIssues(expiresAt, now);
   if (issues.length > 0) throw new ValidationError(issues);
-  return createApiKey(em, teamId, { name: input.name, expiresAt, createdBy: userId }, now);
+  return createApiKeyWithinQuota(
+    em,
+    teamId,
+    { name: input.name, expiresAt, createdBy: userId },
+    defaults,
+    now,
+  );
 }
 
 export async function revokeTeamKey(
@@ -86,4 +95,16 @@ export async function setTeamAlerts(
 ): Promise<string | null> {
   await requireOwner(em, userId, teamId, 'change where failure alerts are sent');
   return setAlertUrl(em, teamId, url, now);
+}
+
+/** The team's limits and usage for one of its members; another team is answered as not found. */
+export async function memberTeamLimits(
+  em: EntityManager,
+  userId: string,
+  teamId: string,
+  defaults: TeamLimits,
+): Promise<{ limits: TeamLimits; usage: TeamUsage }> {
+  await roleIn(em, userId, teamId);
+  const { limits, usage } = await teamLimitsReport(em, teamId, defaults);
+  return { limits, usage };
 }

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { TeamLimits } from '@webhook-scheduler/contract';
 import { generateApiKey } from './api-key.rules.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, QuotaExceededError } from '../errors.js';
+import { quotaRefusal } from '../limits/limits.rules.js';
+import { lockTeamQuotas } from '../limits/quota-locks.js';
+import { countActiveApiKeys, readTeamLimits } from '../limits/team-limits.service.js';
 import { type ApiKey, ApiKeySchema } from './api-key.entity.js';
 import { generateSigningSecret } from './signing-secret.rules.js';
 import { type Team, TeamSchema } from './team.entity.js';
@@ -30,10 +34,14 @@ export async function listTeams(em: EntityManager): Promise<Team[]> {
   return em.find(TeamSchema, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
+/**
+ * Creates a key without counting the team's keys: for the first key of a new team and for tests.
+ * People's keys go through createApiKeyWithinQuota.
+ */
 export async function createApiKey(
   em: EntityManager,
   teamId: string,
-  options: { name: string; expiresAt?: Date | null; createdBy?: string | null },
+  options: KeyOptions,
   now: Date,
 ): Promise<CreatedKey> {
   const team = await em.findOne(TeamSchema, { id: teamId });
@@ -53,6 +61,37 @@ export async function createApiKey(
   });
   await em.flush();
   return { apiKey, key: generated.key };
+}
+
+/** Who creates a key and how it is made: a name, an expiry, the dashboard user who made it. */
+export interface KeyOptions {
+  name: string;
+  expiresAt?: Date | null;
+  createdBy?: string | null;
+}
+
+/**
+ * Creates a key unless the team has as many active keys as its limit allows (`max_api_keys`, its
+ * own or the default): 403 QUOTA_EXCEEDED. The dashboard and the command line create keys this
+ * way. Exact under concurrency: the count runs under the team's quota lock, so simultaneous
+ * creates in any number of processes count one after the other.
+ */
+export async function createApiKeyWithinQuota(
+  em: EntityManager,
+  teamId: string,
+  options: KeyOptions,
+  defaults: TeamLimits,
+  now: Date,
+): Promise<CreatedKey> {
+  return em.transactional(async (tx) => {
+    const team = await tx.findOne(TeamSchema, { id: teamId });
+    if (!team) throw new NotFoundError('Team');
+    const limit = (await readTeamLimits(tx, teamId, defaults)).max_api_keys;
+    await lockTeamQuotas(tx, teamId);
+    const refusal = quotaRefusal('api_keys', limit, await countActiveApiKeys(tx, teamId));
+    if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
+    return createApiKey(tx, teamId, options, now);
+  });
 }
 
 export async function listApiKeys(em: EntityManager, teamId: string): Promise<ApiKey[]> {
