@@ -26,14 +26,22 @@ export interface ClaimedAttempt {
 }
 
 /**
- * What one claim may take: at most `room` more attempts of a listed team or destination (an
- * origin), and of any other at most the whole share (`teamMax`, `destinationMax`).
+ * What one claim may take: at most `room` more attempts of a listed team, destination (an origin)
+ * or team at a destination, and of any other at most the whole share (`teamMax`,
+ * `destinationMax`, `pairMax`).
  */
 export interface ClaimShares {
   teamMax: number;
   destinationMax: number;
+  /** Most calls of one team to one destination (origin), unless `pairs` lists the pair. */
+  pairMax: number;
   teams: { teamId: string; room: number }[];
   destinations: { origin: string; room: number }[];
+  /**
+   * Teams at destinations: calls held in flight and room left. Within a destination, the teams
+   * holding fewest are served first.
+   */
+  pairs: { teamId: string; origin: string; held: number; room: number }[];
 }
 
 /** A claim: `pending → processing` with `leaseToken`, expiring in `leaseMs`, held by process `owner`. */

@@ -65,7 +65,7 @@ export function claimSemantics(current: () => StoreUnderTest): void {
       { teamId: team, room: 1 },
       { teamId: third, room: 0 },
     ];
-    const shares = { teamMax: 2, destinationMax: 100, teams, destinations: [] };
+    const shares = { teamMax: 2, destinationMax: 100, pairMax: 100, teams, destinations: [], pairs: [] };
     const claimed = await t.store.claimDue({ ...claimOptions({ shares }), ...slotAround(t.now()) });
     expect(idsOf(claimed)).toEqual(idsOf([mine[0], theirs[0], theirs[1]].flatMap((e) => e ?? [])));
   });
@@ -80,7 +80,7 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     );
     await t.seed([...toX, toY, ...toZ]);
     const destinations = [{ origin: 'https://x.example', room: 1 }];
-    const shares = { teamMax: 100, destinationMax: 1, teams: [], destinations };
+    const shares = { teamMax: 100, destinationMax: 1, pairMax: 1, teams: [], destinations, pairs: [] };
     const claimed = await t.store.claimDue({ ...claimOptions({ shares }), ...slotAround(t.now()) });
     expect(idsOf(claimed)).toEqual(idsOf([toX[0], toY, toZ[0]].flatMap((e) => e ?? [])));
     expect(claimed.map((a) => a.origin).sort()).toEqual([
@@ -88,6 +88,36 @@ export function claimSemantics(current: () => StoreUnderTest): void {
       'http://z.example:81',
       'https://x.example',
     ]);
+  });
+
+  it('gives a destination’s room to the team holding fewest of its calls, and no team more than its room there', async () => {
+    const t = current();
+    const origin = 'https://shared.example';
+    const theirs = [-9, -8, -7].map((s) =>
+      seedEvent(t.now(), other, s * SECOND, { webhookUrl: `${origin}/slow` }),
+    );
+    const mine = [-2, -1].map((s) => seedEvent(t.now(), team, s * SECOND, { webhookUrl: `${origin}/fast` }));
+    const elsewhere = seedEvent(t.now(), other, -3 * SECOND, { webhookUrl: 'https://other.example/' });
+    await t.seed([...theirs, ...mine, elsewhere]);
+    const shares = {
+      teamMax: 100,
+      destinationMax: 100,
+      pairMax: 100,
+      teams: [],
+      destinations: [{ origin, room: 2 }],
+      pairs: [{ teamId: other, origin, held: 1, room: 1 }],
+    };
+    const claimed = await t.store.claimDue({ ...claimOptions({ shares }), ...slotAround(t.now()) });
+    // The destination's two places: my oldest (I hold none), then their oldest (they hold one).
+    expect(idsOf(claimed)).toEqual(idsOf([theirs[0], mine[0], elsewhere].flatMap((e) => e ?? [])));
+    // Their remaining events are older, but they hold one of the destination's calls and I hold none.
+    const next = {
+      ...shares,
+      destinations: [{ origin, room: 1 }],
+      pairs: [{ teamId: other, origin, held: 1, room: 10 }],
+    };
+    const more = await t.store.claimDue({ ...claimOptions({ shares: next }), ...slotAround(t.now()) });
+    expect(idsOf(more)).toEqual(idsOf([mine[1]].flatMap((e) => e ?? [])));
   });
 
   it('serves teams in turn: each team its oldest event before any team its second', async () => {
@@ -111,8 +141,10 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     const shares = {
       teamMax: 100,
       destinationMax: 100,
+      pairMax: 100,
       teams: [{ teamId: third, room: 0 }],
       destinations: [],
+      pairs: [],
     };
     const first = await t.store.claimBacklog(claimOptions({ limit: 2, shares }));
     expect(first.map((a) => a.id)).toEqual([mine[0]?.id, theirs.id]);

@@ -26,24 +26,37 @@ function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
 
 /**
  * The candidates one claim takes, in the claim statement's order: teams served in turn (each one's
- * oldest, then each one's second…), no team past its room, no destination past its room. A
- * destination's turn counts every candidate calling it, also those their team's room left out.
+ * oldest, then each one's second…), no team, destination or team at a destination past its room.
+ * Within a destination, the teams holding fewest of its calls come first; a destination's turn
+ * counts every candidate calling it within its team's room there, also those their team's room
+ * left out.
  */
 export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
   const teamRoom = new Map(shares.teams.map(({ teamId, room }) => [teamId, room]));
   const destinationRoom = new Map(shares.destinations.map(({ origin, room }) => [origin, room]));
-  const teamRank = rankWithin([...candidates].sort(byTime), (c) => c.teamId);
+  const pairs = new Map(shares.pairs.map((pair) => [pairOf(pair), pair]));
+  const byTimeFirst = [...candidates].sort(byTime);
+  const teamRank = rankWithin(byTimeFirst, (c) => c.teamId);
+  const pairRank = rankWithin(byTimeFirst, pairOf);
   const turn = (c: Candidate) => teamRank.get(c) ?? 0;
-  const inTurn = [...candidates].sort((a, b) => turn(a) - turn(b) || byTime(a, b));
-  const destinationRank = rankWithin(inTurn, (c) => c.origin);
-  return inTurn
+  const held = (c: Candidate) => pairs.get(pairOf(c))?.held ?? 0;
+  const withinPair = candidates.filter(
+    (c) => (pairRank.get(c) ?? 0) <= (pairs.get(pairOf(c))?.room ?? shares.pairMax),
+  );
+  const fewestHeldFirst = (a: Candidate, b: Candidate) =>
+    held(a) + (pairRank.get(a) ?? 0) - held(b) - (pairRank.get(b) ?? 0) || turn(a) - turn(b) || byTime(a, b);
+  const destinationRank = rankWithin([...withinPair].sort(fewestHeldFirst), (c) => c.origin);
+  return withinPair
     .filter(
       (c) =>
         turn(c) <= (teamRoom.get(c.teamId) ?? shares.teamMax) &&
         (destinationRank.get(c) ?? 0) <= (destinationRoom.get(c.origin) ?? shares.destinationMax),
     )
+    .sort((a, b) => turn(a) - turn(b) || byTime(a, b))
     .slice(0, limit);
 }
+
+const pairOf = (c: { teamId: string; origin: string }) => `${c.teamId} ${c.origin}`;
 
 /** What a slot claim ranks: its oldest due events, four per place, of teams with room (as in SQL). */
 export const SLOT_LOOKAHEAD = 4;

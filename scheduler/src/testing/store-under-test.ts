@@ -51,7 +51,14 @@ export interface StoreUnderTest {
 }
 
 /** Shares that hold nothing back. */
-export const OPEN_SHARES: ClaimShares = { teamMax: 100, destinationMax: 100, teams: [], destinations: [] };
+export const OPEN_SHARES: ClaimShares = {
+  teamMax: 100,
+  destinationMax: 100,
+  pairMax: 100,
+  teams: [],
+  destinations: [],
+  pairs: [],
+};
 
 /** A claim of up to 10 events with a long lease by owner 1; `overrides` change any of it. */
 export function claimOptions(overrides: Partial<ClaimOptions> = {}): ClaimOptions {

@@ -94,7 +94,7 @@ export class DeliveryWorker {
         const next = await this.deps.store.nextDueAt(from, until);
         if (!next && now >= until.getTime()) return true;
         const wake = Math.min(next ? next.getTime() : until.getTime(), now + pollMs);
-        if (wake > now) await sleep(wake - now);
+        if (wake > now) await this.deps.shares.whenFreed(wake - now);
       } catch (error) {
         // The database is unreachable: keep trying for a while; the backlog picks up the rest.
         this.deps.logger.warn({ err: error }, 'could not claim due events');

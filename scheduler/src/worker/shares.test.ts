@@ -4,23 +4,59 @@ import { Shares } from './shares.js';
 const call = (teamId: string, origin: string) => ({ teamId, origin });
 
 describe('Shares', () => {
-  it('lists the room left of the teams and destinations with calls in flight', () => {
-    const shares = new Shares(3, 2);
+  it('lists the room left of the teams, destinations and teams at destinations with calls in flight', () => {
+    const shares = new Shares(3, 4);
     shares.take(call('a', 'http://x:1'));
     shares.take(call('a', 'http://y:1'));
     shares.take(call('b', 'http://x:1'));
+    shares.take(call('b', 'http://x:1'));
     expect(shares.snapshot()).toEqual({
       teamMax: 3,
-      destinationMax: 2,
+      destinationMax: 4,
+      pairMax: 3,
       teams: [
         { teamId: 'a', room: 1 },
-        { teamId: 'b', room: 2 },
+        { teamId: 'b', room: 1 },
       ],
       destinations: [
-        { origin: 'http://x:1', room: 0 },
-        { origin: 'http://y:1', room: 1 },
+        { origin: 'http://x:1', room: 1 },
+        { origin: 'http://y:1', room: 3 },
+      ],
+      pairs: [
+        { teamId: 'a', origin: 'http://x:1', held: 1, room: 2 },
+        { teamId: 'a', origin: 'http://y:1', held: 1, room: 2 },
+        { teamId: 'b', origin: 'http://x:1', held: 2, room: 1 },
       ],
     });
+  });
+
+  it.each([
+    [50, 37],
+    [4, 3],
+    [2, 1],
+    [1, 1],
+  ])('lets one team hold at most three quarters of a destination share of %i: %i', (destination, pair) => {
+    expect(new Shares(10, destination).pairMax).toBe(pair);
+  });
+
+  it('wakes whoever waits for room when a call of a holder at its share ends, and only then', async () => {
+    const shares = new Shares(10, 4);
+    for (let i = 0; i < 3; i++) shares.take(call('a', 'http://x:1'));
+    shares.take(call('b', 'http://y:1'));
+    let woken = false;
+    const waiting = shares.whenFreed(60_000).then(() => (woken = true));
+    shares.give(call('b', 'http://y:1'));
+    await Promise.resolve();
+    expect(woken).toBe(false);
+    shares.give(call('a', 'http://x:1'));
+    await waiting;
+    expect(woken).toBe(true);
+  });
+
+  it('resolves a wait for room after its time when nothing ends', async () => {
+    const started = performance.now();
+    await new Shares(10, 4).whenFreed(20);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(15);
   });
 
   it('says a call of a team that reached its share ended, until it has no call in flight', () => {

@@ -66,7 +66,7 @@ const claimOptions = {
   leaseMs: 60_000,
   leaseToken: randomUUID(),
   owner: 1,
-  shares: { teamMax: 100, destinationMax: 100, teams: [], destinations: [] },
+  shares: { teamMax: 100, destinationMax: 100, pairMax: 100, teams: [], destinations: [], pairs: [] },
 };
 
 describe('with thousands of pending events, none due', () => {

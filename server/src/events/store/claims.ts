@@ -15,25 +15,34 @@ const CLAIMED = `select ${ATTEMPT_COLUMNS}, ${SECRETS}
 
 /**
  * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
- * teams served in turn (each one's first event, then each one's second…), none past its room.
+ * teams served in turn (each one's first event, then each one's second…), none past its room;
+ * within a destination, the teams holding fewest of its calls first.
  * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
- * $7 a team's whole share, $8 a destination's whole share; the candidates may use more.
+ * $7 a team's whole share, $8 a destination's whole share, $9 teams' holdings and rooms at
+ * destinations, $10 a team's whole share of a destination; the candidates may use more.
  */
 function claimStatement(candidates: string): string {
   return `/* claim due events */ with recursive team_room as (
       select * from jsonb_to_recordset($5::jsonb) as r(team_id uuid, room int)
     ), destination_room as (
       select * from jsonb_to_recordset($6::jsonb) as r(origin text, room int)
+    ), pair_room as (
+      select * from jsonb_to_recordset($9::jsonb) as r(team_id uuid, origin text, held int, room int)
     ), ${candidates}, in_turn as (
-      select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank
+      select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank,
+        row_number() over (partition by c.team_id, c.destination order by c.scheduled_at) as pair_rank,
+        coalesce(p.held, 0) as held, coalesce(p.room, $10) as pair_room
       from candidates c
+      left join pair_room p on p.team_id = c.team_id and p.origin = c.destination
     ), ranked as (
       select c.id, c.scheduled_at, c.team_rank,
-        row_number() over (partition by c.destination order by c.team_rank, c.scheduled_at) as destination_rank,
+        row_number() over (partition by c.destination order by c.held + c.pair_rank, c.team_rank, c.scheduled_at)
+          as destination_rank,
         coalesce(t.room, $7) as team_room, coalesce(d.room, $8) as destination_room
       from in_turn c
       left join team_room t on t.team_id = c.team_id
       left join destination_room d on d.origin = c.destination
+      where c.pair_rank <= c.pair_room
     ), chosen as (
       select id from ranked
       where team_rank <= team_room and destination_rank <= destination_room
@@ -65,6 +74,10 @@ function claimParams(options: ClaimOptions): unknown[] {
     JSON.stringify(shares.destinations),
     shares.teamMax,
     shares.destinationMax,
+    JSON.stringify(
+      shares.pairs.map(({ teamId, origin, held, room }) => ({ team_id: teamId, origin, held, room })),
+    ),
+    shares.pairMax,
   ];
 }
 
@@ -75,7 +88,7 @@ const SLOT_LOOKAHEAD = 4;
 const SLOT_CLAIM = claimStatement(`candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
-    where lease_token is null and scheduled_at >= $9 and scheduled_at < $10 and scheduled_at <= ${DATABASE_NOW}
+    where lease_token is null and scheduled_at >= $11 and scheduled_at < $12 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
