@@ -120,6 +120,27 @@ describe('planRecord', () => {
   it('leaves executedAt empty for an attempt decided without a call', () => {
     expect(planRecord(claimed(), refused, () => 'new-id', { executed: false }).executedAt).toBeNull();
   });
+
+  it('says where the call went, and no call for an attempt decided without one', () => {
+    const attempt = claimed();
+    expect(planRecord(attempt, failed, () => 'r').call).toEqual({
+      teamId: attempt.teamId,
+      origin: attempt.origin,
+      retryAfter: null,
+    });
+    expect(planRecord(attempt, refused, () => 'r', { executed: false }).call).toBeNull();
+  });
+
+  it('times the retry no earlier than a 429 or 503 asked with Retry-After, and passes the time on', () => {
+    const busy: WebhookOutcome = { ...failed, status: 429, headers: { 'retry-after': '60' } };
+    const answeredAt = startedAt.getTime() + busy.durationMs;
+    const record = planRecord(claimed(), busy, () => 'r1');
+    expect(record.retry?.scheduledAt).toEqual(new Date(answeredAt + 60_000));
+    expect(record.call?.retryAfter).toEqual(new Date(answeredAt + 60_000));
+    // A backoff longer than what the receiver asked for is kept.
+    const soon = planRecord(claimed(), { ...busy, headers: { 'retry-after': '0' } }, () => 'r2');
+    expect(soon.retry?.scheduledAt).toEqual(new Date(answeredAt + 1000));
+  });
 });
 
 describe('missedOutcome', () => {

@@ -1,3 +1,4 @@
+import { retryAfter } from './retry-after.rules.js';
 import { nextRetryDelay } from './retry-policy.js';
 import type { AttemptRecord, ClaimedAttempt, RetryAttempt, WebhookOutcome } from './ports.js';
 
@@ -53,6 +54,8 @@ export function planRecord(
   { executed = true }: { executed?: boolean } = {},
 ): AttemptRecord {
   const retryNumber = attempt.attempt + 1;
+  const answeredAt = new Date(outcome.startedAt.getTime() + outcome.durationMs);
+  const receiverAsks = retryAfter(outcome.status, outcome.headers, answeredAt);
   const delay =
     outcome.ok || outcome.permanent || !attempt.retryConfig
       ? null
@@ -63,7 +66,8 @@ export function planRecord(
       : {
           id: newId(),
           attempt: retryNumber,
-          scheduledAt: new Date(outcome.startedAt.getTime() + outcome.durationMs + delay),
+          // Never before the time the receiver asked for (Retry-After).
+          scheduledAt: new Date(Math.max(answeredAt.getTime() + delay, receiverAsks?.getTime() ?? 0)),
           teamId: attempt.teamId,
           cronId: attempt.cronId,
           originalId: attempt.originalId,
@@ -88,5 +92,6 @@ export function planRecord(
     originalStatus: isOriginal || retry ? null : finalStatus,
     originalId: attempt.originalId,
     retry,
+    call: executed ? { teamId: attempt.teamId, origin: attempt.origin, retryAfter: receiverAsks } : null,
   };
 }

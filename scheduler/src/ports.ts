@@ -70,6 +70,15 @@ export interface AttemptRecord {
   originalId: string;
   /** A retry to schedule after this attempt. */
   retry: RetryAttempt | null;
+  /** The call this attempt made, for its destination's health; null when none was made (e.g. missed). */
+  call: AttemptCall | null;
+}
+
+/** Where a recorded call went, and until when its receiver asked not to be called (429/503 Retry-After). */
+export interface AttemptCall {
+  teamId: string;
+  origin: string;
+  retryAfter: Date | null;
 }
 
 /** The next attempt of a delivery: a new pending event with the same request, `retryOf` its original. */

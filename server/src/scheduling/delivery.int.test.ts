@@ -377,6 +377,7 @@ describe('recovery', () => {
           payload: null,
           retryConfig: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
         },
+        call: null,
       },
     ]);
     expect(written).toEqual([attempt]);
@@ -411,6 +412,7 @@ describe('recovery', () => {
         originalStatus: null,
         originalId: id,
         retry: null,
+        call: null,
       },
     ]);
     expect(written).toEqual([]);

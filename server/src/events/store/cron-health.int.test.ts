@@ -43,6 +43,7 @@ function ending(event: { id: string; leaseToken: string | null }, ok: boolean): 
     originalStatus: null,
     originalId: event.id,
     retry: null,
+    call: null,
   };
 }
 
