@@ -1,10 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { ErrorBody } from './common.js';
 import { cronsContract } from './crons.js';
+import { destinationsContract } from './destinations.js';
 import { eventsContract } from './events.js';
 
 export * from './common.js';
 export * from './crons.js';
+export * from './destinations.js';
 export * from './events.js';
 export * from './limits.js';
 export * from './dashboard/index.js';
@@ -21,9 +23,9 @@ export const errorResponses = {
   500: ErrorBody,
 } as const;
 
-/** The whole `/api/v1` API: crons and events, each route with its success and error responses. */
+/** The whole `/api/v1` API: crons, events and destinations, each route with its success and error responses. */
 export const contract = c.router(
-  { crons: cronsContract, events: eventsContract },
+  { crons: cronsContract, events: eventsContract, destinations: destinationsContract },
   { pathPrefix: '/api/v1', commonResponses: errorResponses, strictStatusCodes: true },
 );
 

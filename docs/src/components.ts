@@ -2,11 +2,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { generateSchema } from '@anatine/zod-openapi';
 import {
   BackoffType,
+  CircuitState,
   Cron,
   CronInput,
   CronPatch,
   CronRunStatus,
   DeleteResult,
+  Destination,
+  DestinationPatch,
+  DestinationRateLimit,
   ErrorBody,
   ErrorCode,
   Event,
@@ -16,6 +20,7 @@ import {
   HttpMethod,
   Pagination,
   PausedReason,
+  RateLimitPer,
   RetryConfig,
   RetryConfigInput,
   ValidationIssue,
@@ -42,6 +47,13 @@ const NAMED: Record<string, { schema: z.ZodTypeAny; side: 'input' | 'output' }> 
   CronResponse: { schema: dataOf(Cron), side: 'output' },
   CronList: { schema: pageOf(Cron), side: 'output' },
   CronPatch: { schema: CronPatch, side: 'input' },
+  Destination: { schema: Destination, side: 'output' },
+  DestinationResponse: { schema: dataOf(Destination), side: 'output' },
+  DestinationList: { schema: pageOf(Destination), side: 'output' },
+  DestinationPatch: { schema: DestinationPatch, side: 'input' },
+  DestinationRateLimit: { schema: DestinationRateLimit, side: 'output' },
+  RateLimitPer: { schema: RateLimitPer, side: 'output' },
+  CircuitState: { schema: CircuitState, side: 'output' },
   // Enums are named even where only one schema uses them: a generator makes one type of a named
   // enum, but one per use (three for last_status in one Python client) of an inline one.
   CronRunStatus: { schema: CronRunStatus, side: 'output' },

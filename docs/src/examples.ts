@@ -132,6 +132,55 @@ const OUT_OF_RANGE = error(
   { page: 3, limit: 100, total: 250 },
 );
 
+const destination = {
+  origin: 'https://hooks.example.com',
+  pending: 12,
+  in_flight: 2,
+  calls_24h: 1440,
+  failures_24h: 3,
+  last_status: 'success',
+  last_response_status: 200,
+  last_call_at: '2030-01-07T09:29:58.120Z',
+  circuit: 'closed',
+  open_until: null,
+  retry_after_until: null,
+  rate_limit: { requests: 10, per: 'second' },
+  max_in_flight: 20,
+  paused: false,
+};
+const originNotValid = invalid(
+  ['origin'],
+  'origin must be scheme, host and port only, such as https://hooks.example.com',
+);
+
+/** Examples of the destination routes (extensions §7). */
+const DESTINATION_EXAMPLES = {
+  'destinations.list': {
+    responses: {
+      200: { data: [destination], pagination: { page: 0, limit: 100, total: 1 } },
+      ...errors(
+        'Route',
+        invalid(['sort'], "Invalid enum value. Expected '-last_call_at' | 'origin', received 'name'"),
+        OUT_OF_RANGE,
+      ),
+    },
+  },
+  'destinations.get': { responses: { 200: { data: destination }, ...errors('Destination', originNotValid) } },
+  'destinations.patch': {
+    request: { rate_limit: { requests: 10, per: 'second' }, max_in_flight: 20, paused: false },
+    responses: {
+      200: { data: destination },
+      ...errors(
+        'Route',
+        invalid(
+          ['max_in_flight'],
+          "max_in_flight must be from 1 to 50 (the service's limit per origin, DESTINATION_MAX_IN_FLIGHT)",
+        ),
+      ),
+    },
+  },
+} satisfies Partial<Record<RouteKey, RouteExamples>>;
+
 /** An example for every request body and every response of every route, checked against the contract. */
 export const EXAMPLES: Record<RouteKey, RouteExamples> = {
   'crons.list': {
@@ -296,6 +345,7 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
       ),
     },
   },
+  ...DESTINATION_EXAMPLES,
 };
 
 /** What each response status means, for the response descriptions. */

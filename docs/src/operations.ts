@@ -19,6 +19,9 @@ export const OPERATION_IDS: Record<RouteKey, string> = {
   'events.get': 'getEvent',
   'events.update': 'replaceEvent',
   'events.delete': 'deleteEvent',
+  'destinations.list': 'listDestinations',
+  'destinations.get': 'getDestination',
+  'destinations.patch': 'updateDestination',
 };
 
 /** What each request body is, in the words a generated client shows. */
@@ -30,6 +33,8 @@ export const REQUEST_BODIES: Partial<Record<RouteKey, string>> = {
   'events.createMany': 'The events to schedule, all or none. Optional fields left out take their defaults.',
   'events.update':
     'The whole new definition of the pending event: optional fields left out take their defaults.',
+  'destinations.patch':
+    'The team’s settings for the origin to change; fields left out keep their values, null clears one.',
 };
 
 /** The document's tags, one per resource, in the order a reader meets them. */
@@ -41,5 +46,10 @@ export const TAGS = [
   {
     name: 'crons',
     description: 'Recurring webhooks: each occurrence of the schedule becomes a pending event.',
+  },
+  {
+    name: 'destinations',
+    description:
+      'The origins the webhooks call: their health (circuit breaker, Retry-After) and the team’s rate limit, concurrency and pause for each.',
   },
 ];

@@ -9,6 +9,7 @@ export type {
   ClaimOptions,
   ClaimShares,
   ClaimedAttempt,
+  DestinationLimit,
   EventStore,
   RetryAttempt,
   Sender,

@@ -44,6 +44,16 @@ export interface ClaimShares {
   pairs: { teamId: string; origin: string; held: number; room: number }[];
 }
 
+/** A team's own limits for calls to a destination (`PATCH /destinations/{origin}`). */
+export interface DestinationLimit {
+  teamId: string;
+  origin: string;
+  /** Most calls at once; null for the service's share. */
+  maxInFlight: number | null;
+  /** Most calls started in any window of `perMs`; null for none. */
+  rate: { requests: number; perMs: number } | null;
+}
+
 /** A claim: `pending → processing` with `leaseToken`, expiring in `leaseMs`, held by process `owner`. */
 export interface ClaimOptions {
   limit: number;
@@ -124,6 +134,13 @@ export interface EventStore {
   expiredLeases(limit: number, deadOwners: number[]): Promise<ClaimedAttempt[]>;
   /** Materializes upcoming occurrences (with their timers) of crons that need them; returns how many. */
   topUpCrons(horizonMs: number, limit: number): Promise<number>;
+  /**
+   * Lets destinations take calls again: releases the events held for a Retry-After that ended, and
+   * lets one call probe each open circuit whose cool-down ended; returns the events released.
+   */
+  releaseDestinations(): Promise<number>;
+  /** The teams' own limits at destinations (rate limits, most calls at once). */
+  destinationLimits(): Promise<DestinationLimit[]>;
   /** Pending events already due (for the backlog gauge). */
   dueBacklog(): Promise<number>;
 }

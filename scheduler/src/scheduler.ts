@@ -98,6 +98,8 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const capacity = new Capacity(tuning.maxInFlight);
   const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight);
   const backlog = new Wakeup(tuning.backlogEveryMs, tuning.backlogGatherMs);
+  // A destination whose rate window reopens has waiting events to claim.
+  shares.onRoom = () => backlog.poke();
   const writer = new OutcomeWriter(store, logger, {
     maxBatch: tuning.writeBatch,
     maxDelayMs: tuning.writeDelayMs,
@@ -133,6 +135,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 
   const reconcile = async (): Promise<void> => {
     await worker.recoverExpiredLeases();
+    if ((await store.releaseDestinations()) > 0) backlog.poke();
     await extendTimerHorizon(pool, store, options.timers);
     await topUpCrons();
     await pool.query(
@@ -169,6 +172,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     });
     await owners.refreshPeers();
     shares.splitDestinations(owners.liveProcesses);
+    shares.setLimits(await store.destinationLimits(), owners.liveProcesses);
   };
   let watchingNow = false;
   const watchOnce = () => {

@@ -98,6 +98,32 @@ const TYPES: Generated[] = [
     doc: 'Filters and paging of `events.list`.',
     schema: contract.EventListQuery,
   },
+  { name: 'RateLimitPer', from: 'C.RateLimitPer', doc: 'The window a destination’s rate limit counts calls in.' },
+  {
+    name: 'DestinationRateLimit',
+    from: 'C.DestinationRateLimit',
+    doc: 'At most `requests` calls of the team start to the origin in any window of one `per`.',
+    schema: contract.DestinationRateLimit,
+  },
+  { name: 'CircuitState', from: 'C.CircuitState', doc: 'The state of a destination’s circuit breaker.' },
+  {
+    name: 'Destination',
+    from: 'C.Destination',
+    doc: 'An origin the team’s webhooks call: its health, its waiting and running calls, and the team’s settings for it.',
+    schema: contract.Destination,
+  },
+  {
+    name: 'DestinationPatch',
+    from: 'C.DestinationPatch',
+    doc: 'The body of `destinations.patch`: fields left out keep their value, `null` clears one.',
+    schema: contract.DestinationPatch,
+  },
+  {
+    name: 'DestinationListQuery',
+    from: 'Partial<z.output<typeof C.DestinationListQuery>>',
+    doc: 'Order and paging of `destinations.list`.',
+    schema: contract.DestinationListQuery,
+  },
 ];
 
 const HEADER = `// Generated from @webhook-scheduler/contract by sdk/scripts/contract-types.ts: do not edit.

@@ -3,10 +3,14 @@ import type {
   CronInput,
   CronListQuery,
   CronPatch,
+  Destination,
+  DestinationListQuery,
+  DestinationPatch,
   Event,
   EventInput,
   EventListQuery,
 } from './contract-types.js';
+import { type Page, paginate } from './paginate.js';
 import { type Resource, createResource } from './resource.js';
 import { ROUTES, type Route } from './routes.js';
 import {
@@ -43,6 +47,27 @@ export interface EventsResource extends Resource<Event, EventInput, EventListQue
   replay(id: string, options?: RequestOptions): Promise<Event>;
 }
 
+/**
+ * The origins the team's webhooks call (scheme, host and port): `list`, `get`, `patch` and `listAll`.
+ * An origin is given as written (`https://hooks.example.com`); the client encodes it in the path.
+ */
+export interface DestinationsResource {
+  /** One page of the team's destinations, most recently called first (or by `origin`). */
+  list(query?: DestinationListQuery, options?: RequestOptions): Promise<Page<Destination>>;
+  /** One destination; an origin the team never used rejects with `NOT_FOUND`. */
+  get(origin: string, options?: RequestOptions): Promise<Destination>;
+  /**
+   * Sets the team's rate limit, most calls at once or pause for the origin (before its first event
+   * too); fields left out keep their value, `null` clears one.
+   */
+  patch(origin: string, changes: DestinationPatch, options?: RequestOptions): Promise<Destination>;
+  /** Every destination, page by page, as an async iterator. */
+  listAll(
+    query?: Omit<DestinationListQuery, 'page'>,
+    options?: RequestOptions,
+  ): AsyncGenerator<Destination, void, undefined>;
+}
+
 const post = async <T>(send: Send, route: Route, id: string, options: RequestOptions | undefined) =>
   (await send<{ data: T }>(route, { ...options, id })).data;
 
@@ -67,12 +92,33 @@ function eventsResource(send: Send): EventsResource {
   };
 }
 
+function destinationsResource(send: Send): DestinationsResource {
+  const list = (query: DestinationListQuery | undefined, options: RequestOptions | undefined) =>
+    send<Page<Destination>>(ROUTES.destinations.list, { ...options, ...(query ? { query } : {}) });
+  return {
+    list,
+    get: async (origin, options) =>
+      (await send<{ data: Destination }>(ROUTES.destinations.get, { ...options, id: origin })).data,
+    patch: async (origin, changes, options) =>
+      (
+        await send<{ data: Destination }>(ROUTES.destinations.patch, {
+          ...options,
+          id: origin,
+          body: changes,
+        })
+      ).data,
+    listAll: (query, options) => paginate((page) => list({ ...query, page }, options)),
+  };
+}
+
 /** A client of the Webhook Scheduler API. */
 export interface WebhookSchedulerClient {
   /** Recurring webhooks. */
   crons: CronsResource;
   /** One-time webhooks, the events crons create, and the outcome of each call. */
   events: EventsResource;
+  /** The origins the webhooks call: their health, and the team's rate limits, concurrency and pauses. */
+  destinations: DestinationsResource;
 }
 
 /**
@@ -92,5 +138,6 @@ export function createClient(options: ClientOptions): WebhookSchedulerClient {
   return {
     crons: cronsResource(send),
     events: eventsResource(send),
+    destinations: destinationsResource(send),
   };
 }

@@ -213,3 +213,66 @@ export interface EventListQuery {
   /** Only events scheduled before this time (exclusive). */
   scheduled_before?: string | undefined;
 }
+
+/** The window a destination’s rate limit counts calls in. */
+export type RateLimitPer = 'hour' | 'minute' | 'second';
+
+/** At most `requests` calls of the team start to the origin in any window of one `per`. */
+export interface DestinationRateLimit {
+  requests: number;
+  per: RateLimitPer;
+}
+
+/** The state of a destination’s circuit breaker. */
+export type CircuitState = 'closed' | 'open' | 'half_open';
+
+/** An origin the team’s webhooks call: its health, its waiting and running calls, and the team’s settings for it. */
+export interface Destination {
+  /** Scheme, host and port the calls connect to, as the URL standard writes an origin (https://hooks.example.com, http://127.0.0.1:8080). */
+  origin: string;
+  /** The team’s events to this origin waiting to be sent. */
+  pending: number;
+  /** The team’s calls to this origin under way now. */
+  in_flight: number;
+  /** Calls the team made to this origin in the last 24 hours. */
+  calls_24h: number;
+  /** Of those, the calls that failed. */
+  failures_24h: number;
+  /** How the team’s last call to this origin ended; null before any. */
+  last_status: CronRunStatus | null;
+  /** The HTTP status of that call; null when no response arrived or before any call. */
+  last_response_status: number | null;
+  /** When the team’s last call to this origin started. */
+  last_call_at: string | null;
+  /** closed: calls go through. open: after repeated failures no call starts until open_until. half_open: one call probes the origin. */
+  circuit: CircuitState;
+  /** While the circuit is open: when one call will probe the origin. */
+  open_until: string | null;
+  /** When the origin answered 429 or 503 with Retry-After: no call of the team starts to it before this time. */
+  retry_after_until: string | null;
+  /** The team’s rate limit for this origin; null for none. */
+  rate_limit: DestinationRateLimit | null;
+  /** Most calls of the team to this origin at once; null for the service’s limit per origin. */
+  max_in_flight: number | null;
+  /** While true, no call of the team starts to this origin; its events wait. */
+  paused: boolean;
+}
+
+/** The body of `destinations.patch`: fields left out keep their value, `null` clears one. */
+export interface DestinationPatch {
+  rate_limit?: DestinationRateLimit | null | undefined;
+  /** Most calls at once, from 1 to the service’s limit per origin (DESTINATION_MAX_IN_FLIGHT). */
+  max_in_flight?: number | null | undefined;
+  /** Pause (true) or resume (false or null) the team’s calls. */
+  paused?: boolean | null | undefined;
+}
+
+/** Order and paging of `destinations.list`. */
+export interface DestinationListQuery {
+  /** 0-indexed page number. */
+  page?: number;
+  /** Items per page, 1–1000. */
+  limit?: number;
+  /** -last_call_at (default: most recently called first) or origin. */
+  sort?: 'origin' | '-last_call_at' | undefined;
+}

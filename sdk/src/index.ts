@@ -1,6 +1,7 @@
 export {
   createClient,
   type CronsResource,
+  type DestinationsResource,
   type EventsResource,
   type WebhookSchedulerClient,
 } from './client.js';
@@ -11,6 +12,11 @@ export type {
   CronListQuery,
   CronPatch,
   CronRunStatus,
+  CircuitState,
+  Destination,
+  DestinationListQuery,
+  DestinationPatch,
+  DestinationRateLimit,
   ErrorCode,
   Event,
   EventInput,
@@ -20,6 +26,7 @@ export type {
   JsonValue,
   Pagination,
   PausedReason,
+  RateLimitPer,
   RetryConfig,
   RetryConfigInput,
   ValidationIssue,

@@ -35,10 +35,15 @@ export const ROUTES = {
     update: { method: 'PUT', path: '/api/v1/events/:id' },
     delete: { method: 'DELETE', path: '/api/v1/events/:id' },
   },
+  destinations: {
+    list: { method: 'GET', path: '/api/v1/destinations' },
+    get: { method: 'GET', path: '/api/v1/destinations/:origin' },
+    patch: { method: 'PATCH', path: '/api/v1/destinations/:origin' },
+  },
 } as const satisfies { [Group in keyof Contract]: RoutesOf<Contract[Group]> };
 
-/** The route's path with `:id` filled in. */
+/** The route's path with its parameter (`:id`, `:origin`) filled in, URL-encoded. */
 export function pathOf(route: Route, id?: string): string {
   if (id === undefined) return route.path;
-  return route.path.replace(':id', encodeURIComponent(id));
+  return route.path.replace(/:[a-z]+/, encodeURIComponent(id));
 }

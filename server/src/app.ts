@@ -10,6 +10,7 @@ import { apiAuth } from './http/api-auth.middleware.js';
 import type { Authenticate } from './auth/key-authenticator.js';
 import { cronRequestIssues } from './crons/cron.rules.js';
 import { cronsRouter } from './crons/crons.router.js';
+import { destinationsRouter } from './destinations/destinations.router.js';
 import { insightsRouter } from './dashboard/insights.router.js';
 import { invitesRouter } from './dashboard/invites.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
@@ -119,7 +120,12 @@ export function createApp(deps: AppDeps): Express {
     withContext,
   );
 
-  endpoints(app, contract, { crons: cronsRouter(deps), events: eventsRouter(deps) }, deps.now);
+  endpoints(
+    app,
+    contract,
+    { crons: cronsRouter(deps), events: eventsRouter(deps), destinations: destinationsRouter(deps) },
+    deps.now,
+  );
   endpoints(
     app,
     dashboardContract,

@@ -2,10 +2,12 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { createCountFolding } from './events/count-folding.js';
+import { foldDestinationCounts } from './destinations/store/destination-folding.js';
+import { foldEventCounts } from './events/store/event-counts.js';
 import { createRetentionJob } from './events/event-retention.js';
 import { createIdempotencySweep } from './idempotency/idempotency-sweep.js';
 import { teamRetention } from './limits/team-retention.js';
+import { createFoldingJob } from './shared/folding-job.js';
 
 /** The upkeep a scheduler process runs besides deliveries, each job in one process at a time. */
 export interface BackgroundJobs {
@@ -30,7 +32,7 @@ export function startBackgroundJobs(
       retentionFor: teamRetention(db.orm, config.teamLimits),
       registry,
     }),
-    createCountFolding(setting('counts')),
+    createFoldingJob({ ...setting('counts'), folds: [foldEventCounts, foldDestinationCounts] }),
     createIdempotencySweep({ ...setting('idempotency-sweep'), registry }),
   ];
   for (const job of jobs) job.start();

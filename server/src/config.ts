@@ -116,6 +116,7 @@ const EnvSchema = z.object({
   // Unset: a quarter of DELIVERY_CONCURRENCY.
   TEAM_MAX_IN_FLIGHT: z.coerce.number().int().min(1).optional(),
   DESTINATION_MAX_IN_FLIGHT: positiveInt(50),
+  CIRCUIT_FAILURES: positiveInt(10),
   SLOT_SHARDS: z.coerce.number().int().min(1).max(16).default(2),
   CRON_HORIZON: duration('1m'),
   // A call must start within half the grace of its claim (the rest is for recording it).
@@ -209,6 +210,8 @@ export interface Config {
     teamMaxInFlight: number;
     /** Most calls to one origin (`webhookOrigin`) in flight across all scheduler processes. */
     destinationMaxInFlight: number;
+    /** Consecutive failed calls of a team to an origin that open its circuit. */
+    circuitFailures: number;
     /** Timer jobs per occupied second: how many scheduler processes can share one busy second. */
     slotShards: number;
     /** How far ahead a cron's occurrences exist as pending events (at least the next one). */
@@ -297,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlight: e.DELIVERY_CONCURRENCY,
       teamMaxInFlight: e.TEAM_MAX_IN_FLIGHT ?? Math.max(1, Math.floor(e.DELIVERY_CONCURRENCY / 4)),
       destinationMaxInFlight: e.DESTINATION_MAX_IN_FLIGHT,
+      circuitFailures: e.CIRCUIT_FAILURES,
       slotShards: e.SLOT_SHARDS,
       cronHorizonMs: e.CRON_HORIZON,
       leaseGraceMs: e.LEASE_GRACE,

@@ -26,7 +26,9 @@ export class AppError extends Error {
 
 /** 404 for an unknown id, another team's resource or a deleted one. */
 export class NotFoundError extends AppError {
-  constructor(resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key' | 'Member' | 'Invite') {
+  constructor(
+    resource: 'Cron' | 'Event' | 'Route' | 'Team' | 'API key' | 'Member' | 'Invite' | 'Destination',
+  ) {
     super('NOT_FOUND', `${resource} not found`);
   }
 }

@@ -79,6 +79,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         authenticate: createKeyAuthenticator(db.orm, keyCache, logger),
         forgetKeys: (hashes) => keyCache?.forget(hashes),
         bodyLimitBytes: config.bodyLimitBytes,
+        destinationMaxInFlight: config.scheduler.destinationMaxInFlight,
         isReady,
         registry,
         trustProxy: config.trustProxy,
@@ -147,7 +148,7 @@ async function startScheduler(
   pool.on('error', (error) => log.warn({ err: error }, 'timer connection lost'));
   const instance = createScheduler({
     pool,
-    store: createEventStore(db.orm, scheduling.timers),
+    store: createEventStore(db.orm, scheduling.timers, { circuitFailures: config.scheduler.circuitFailures }),
     timers: scheduling.timers,
     sender: createSender({
       timeoutMs: config.webhook.timeoutMs,

@@ -104,6 +104,8 @@ export interface TestSchedulerOptions {
   webhookTimeoutMs?: number;
   missedToleranceMs?: number;
   sender?: Sender;
+  circuitFailures?: number;
+  circuitCooldownMs?: number;
 }
 
 const TEST_TUNING: Partial<SchedulerTuning> = { reconcileEveryMs: 500, backlogEveryMs: 250 };
@@ -187,6 +189,7 @@ export async function startTestApp(
     authenticate: createKeyAuthenticator(orm, keyCache, logger),
     forgetKeys: (hashes) => keyCache.forget(hashes),
     bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+    destinationMaxInFlight: 50,
     isReady: () => orm.isConnected(),
     trustProxy: options.trustProxy ?? false,
     corsOrigins: options.corsOrigins ?? [],
@@ -251,7 +254,11 @@ export async function startTestScheduler(
   const webhookTimeoutMs = options.webhookTimeoutMs ?? 5000;
   const scheduler = createScheduler({
     pool,
-    store: createEventStore(orm, timers),
+    // Test files share a receiver across cases that fail on purpose: its circuit opens only where a test asks.
+    store: createEventStore(orm, timers, {
+      circuitFailures: options.circuitFailures ?? 1_000_000,
+      circuitCooldownMs: options.circuitCooldownMs,
+    }),
     timers,
     sender:
       options.sender ??

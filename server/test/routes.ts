@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AppRoute, type AppRouter, ContractNoBody, isAppRoute } from '@ts-rest/core';
-import { CronInput, CronPatch, EventBatchInput, EventInput, contract } from '@webhook-scheduler/contract';
+import {
+  CronInput,
+  CronPatch,
+  DestinationPatch,
+  EventBatchInput,
+  EventInput,
+  contract,
+} from '@webhook-scheduler/contract';
+import { saveDestinationSettings } from '../src/destinations/store/destination-settings.js';
 import { cronBody, eventBody, makeCron, makeEvent } from './factories.js';
 
 /** One route of the contract, with what a test needs to call it. */
@@ -9,7 +17,10 @@ export interface RouteCase {
   /** e.g. `crons.update`. */
   name: string;
   route: AppRoute;
-  /** Whether the path addresses one resource through `:id`. */
+  /**
+   * Whether the path addresses one resource through a UUID `:id`. A destination's `:origin` is not
+   * one: any origin may be given settings (its own isolation tests are in src/destinations).
+   */
   hasId: boolean;
   /** Whether the route takes a JSON body. */
   hasBody: boolean;
@@ -45,6 +56,7 @@ function validBodyFor(name: string, route: AppRoute): () => unknown {
   if (route.body === CronPatch) return () => ({ is_active: false });
   if (route.body === EventInput) return () => eventBody();
   if (route.body === EventBatchInput) return () => ({ events: [eventBody(), eventBody()] });
+  if (route.body === DestinationPatch) return () => ({ paused: false });
   throw new Error(`test/routes.ts has no sample body for ${name}: add one`);
 }
 
@@ -56,14 +68,28 @@ function factoryFor(name: string, route: AppRoute): RouteCase['makeResource'] {
     return async (em, teamId) => (await makeEvent(em, teamId, { status: 'success' })).id;
   }
   if (route.path.startsWith('/api/v1/events')) return async (em, teamId) => (await makeEvent(em, teamId)).id;
+  if (route.path.startsWith('/api/v1/destinations')) {
+    return async (em, teamId) => {
+      const origin = `https://d${randomUUID().slice(0, 8)}.example`;
+      await em.transactional((tx) =>
+        saveDestinationSettings(tx, teamId, origin, { paused: false }, new Date()),
+      );
+      return origin;
+    };
+  }
   throw new Error(`test/routes.ts has no factory for the resource of ${name}: add one`);
 }
 
 function requiredPathOf(route: AppRoute): (string | number)[] | null {
   const body = 'body' in route ? route.body : undefined;
-  if (!takesBody(route) || body === CronPatch) return null;
+  if (!takesBody(route) || body === CronPatch || body === DestinationPatch) return null;
   return body === EventBatchInput ? ['events'] : ['webhook_url'];
 }
+
+/** The path parameter of a route, and a value of it that names nothing. */
+const PARAM = /:(id|origin)\b/;
+const unknownValue = (route: AppRoute) =>
+  route.path.includes(':origin') ? `https://u${randomUUID().slice(0, 8)}.example` : randomUUID();
 
 /** Every route of the contract, found by walking it, so a new route is covered without editing tests. */
 export const routes: RouteCase[] = collect(contract, '').map(([name, route]) => ({
@@ -71,8 +97,8 @@ export const routes: RouteCase[] = collect(contract, '').map(([name, route]) => 
   route,
   hasId: route.path.includes(':id'),
   hasBody: takesBody(route),
-  path: (id = randomUUID()) => route.path.replace(':id', encodeURIComponent(id)),
-  resourcePath: (id) => `${route.path.split(':id')[0] ?? ''}${encodeURIComponent(id)}`,
+  path: (id = unknownValue(route)) => route.path.replace(PARAM, encodeURIComponent(id)),
+  resourcePath: (id) => `${route.path.split(PARAM)[0] ?? ''}${encodeURIComponent(id)}`,
   successStatus: Number(Object.keys(route.responses).find((status) => status.startsWith('2'))),
   requiredPath: requiredPathOf(route),
   validBody: validBodyFor(name, route),

@@ -1,5 +1,12 @@
 import type { EventStatus } from '@webhook-scheduler/contract';
-import type { AttemptRecord, ClaimOptions, ClaimedAttempt, EventStore, RetryAttempt } from '../ports.js';
+import type {
+  AttemptRecord,
+  ClaimOptions,
+  ClaimedAttempt,
+  DestinationLimit,
+  EventStore,
+  RetryAttempt,
+} from '../ports.js';
 import { webhookOrigin } from '../delivery/origin.js';
 import { type Candidate, backlogCandidates, chooseClaims, slotCandidates } from './memory-claims.js';
 import { type MemoryCron, occurrencesToAdd } from './memory-crons.js';
@@ -120,6 +127,15 @@ export class MemoryEventStore implements EventStore {
       .filter((time) => time >= from.getTime() && time < before.getTime())
       .map((time) => Math.floor(time / 1000));
     return Promise.resolve([...new Set(seconds)].sort((a, b) => a - b));
+  }
+
+  /** Destinations hold nothing back here: the store keeps no destination settings. */
+  releaseDestinations(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
+  destinationLimits(): Promise<DestinationLimit[]> {
+    return Promise.resolve([]);
   }
 
   record(records: AttemptRecord[]): Promise<string[]> {

@@ -91,4 +91,40 @@ describe('Shares', () => {
     shares.splitDestinations(processes);
     expect(shares.destinationMax).toBe(each);
   });
+
+  it('narrows a team’s room at a destination to its own most calls at once, listing the pair before any call', () => {
+    const shares = new Shares(100, 40);
+    shares.setLimits([{ teamId: 'a', origin: 'http://x:1', maxInFlight: 2, rate: null }], 1);
+    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 2 }]);
+    shares.take(call('a', 'http://x:1'));
+    shares.take(call('a', 'http://x:1'));
+    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 2, room: 0 }]);
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
+  });
+
+  it('takes a team’s rate at a destination, split between the processes, and says when it reopens', async () => {
+    const shares = new Shares(100, 40);
+    let reopened = 0;
+    shares.onRoom = () => (reopened += 1);
+    shares.setLimits(
+      [{ teamId: 'a', origin: 'http://x:1', maxInFlight: null, rate: { requests: 4, perMs: 50 } }],
+      2,
+    );
+    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 2 }]);
+    shares.take(call('a', 'http://x:1'));
+    shares.give(call('a', 'http://x:1'));
+    shares.take(call('a', 'http://x:1'));
+    shares.give(call('a', 'http://x:1'));
+    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 0 }]);
+    await shares.whenFreed(5_000);
+    expect(reopened).toBe(1);
+    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 2 }]);
+  });
+
+  it('forgets the limits a refresh no longer lists', () => {
+    const shares = new Shares(100, 40);
+    shares.setLimits([{ teamId: 'a', origin: 'http://x:1', maxInFlight: 1, rate: null }], 1);
+    shares.setLimits([], 1);
+    expect(shares.snapshot().pairs).toEqual([]);
+  });
 });

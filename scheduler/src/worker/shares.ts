@@ -1,4 +1,5 @@
-import type { ClaimShares } from '../ports.js';
+import type { ClaimShares, DestinationLimit } from '../ports.js';
+import { RateWindow } from './rate-window.js';
 
 interface Holder {
   teamId: string;
@@ -20,7 +21,12 @@ export class Shares {
   /** Holders that reached their share since they last had no call in flight. */
   readonly #saturated = new Set<string>();
   readonly #waiting = new Set<() => void>();
+  /** The teams' own limits at destinations: most calls at once, and this process's share of their rate. */
+  readonly #limits = new Map<string, { maxInFlight: number | null; rate: RateWindow | null }>();
+  #rateTimers = new Map<string, NodeJS.Timeout>();
   #destinationMax: number;
+  /** Called when a destination's rate window has room again (its waiting events can be claimed). */
+  onRoom: () => void = () => {};
 
   constructor(
     readonly teamMax: number,
@@ -43,9 +49,39 @@ export class Shares {
     this.#destinationMax = Math.max(1, Math.ceil(this.destinationTotal / Math.max(1, processes)));
   }
 
+  /**
+   * The teams' own limits at destinations (`PATCH /destinations`), with `processes` live scheduler
+   * processes sharing each rate. A limit that did not change keeps the starts it counted.
+   */
+  setLimits(limits: DestinationLimit[], processes: number): void {
+    const seen = new Set<string>();
+    for (const limit of limits) {
+      const key = pairKey(limit);
+      seen.add(key);
+      const requests = limit.rate && Math.max(1, Math.floor(limit.rate.requests / Math.max(1, processes)));
+      const current = this.#limits.get(key)?.rate;
+      const rate =
+        limit.rate && requests
+          ? current && current.requests === requests && current.windowMs === limit.rate.perMs
+            ? current
+            : new RateWindow(requests, limit.rate.perMs)
+          : null;
+      this.#limits.set(key, { maxInFlight: limit.maxInFlight, rate });
+    }
+    for (const key of this.#limits.keys()) if (!seen.has(key)) this.#limits.delete(key);
+  }
+
   /** Room left for the teams, destinations and team-destination pairs with calls in flight, for the next claim. */
   snapshot(): ClaimShares {
     const pairMax = this.pairMax;
+    const now = performance.now();
+    const pairs = new Map<string, { held: number; room: number }>();
+    for (const [key, held] of this.#pairs) pairs.set(key, { held, room: this.#pairRoom(key, held, now) });
+    for (const key of this.#limits.keys()) {
+      if (pairs.has(key)) continue;
+      const room = this.#pairRoom(key, 0, now);
+      if (room < pairMax) pairs.set(key, { held: 0, room });
+    }
     return {
       teamMax: this.teamMax,
       destinationMax: this.#destinationMax,
@@ -55,21 +91,46 @@ export class Shares {
         origin,
         room: Math.max(0, this.#destinationMax - used),
       })),
-      pairs: [...this.#pairs].map(([key, held]) => ({
-        ...holderOf(key),
-        held,
-        room: Math.max(0, pairMax - held),
-      })),
+      pairs: [...pairs].map(([key, pair]) => ({ ...holderOf(key), ...pair })),
     };
+  }
+
+  /** Room of a team at a destination: its share of the places, its own limit, its rate. */
+  #pairRoom(key: string, held: number, now: number): number {
+    const limit = this.#limits.get(key);
+    const places = Math.min(this.pairMax, limit?.maxInFlight ?? Number.MAX_SAFE_INTEGER) - held;
+    return Math.max(0, Math.min(places, limit?.rate?.room(now) ?? places));
   }
 
   take(holder: Holder): void {
     const team = increment(this.#teams, holder.teamId);
     const destination = increment(this.#destinations, holder.origin);
-    const pair = increment(this.#pairs, pairKey(holder));
+    const key = pairKey(holder);
+    const pair = increment(this.#pairs, key);
     if (team >= this.teamMax) this.#saturated.add(teamKey(holder.teamId));
     if (destination >= this.#destinationMax) this.#saturated.add(destinationKey(holder.origin));
-    if (pair >= this.pairMax) this.#saturated.add(pairKey(holder));
+    const limit = this.#limits.get(key);
+    if (pair >= Math.min(this.pairMax, limit?.maxInFlight ?? Number.MAX_SAFE_INTEGER))
+      this.#saturated.add(key);
+    if (limit?.rate) this.#started(key, limit.rate);
+  }
+
+  /** Counts a start against the rate; when the window is full, wakes the claims as it reopens. */
+  #started(key: string, rate: RateWindow): void {
+    const now = performance.now();
+    rate.take(now);
+    const reopensAt = rate.nextRoomAt(now);
+    if (reopensAt === undefined || this.#rateTimers.has(key)) return;
+    const timer = setTimeout(
+      () => {
+        this.#rateTimers.delete(key);
+        this.#wake();
+        this.onRoom();
+      },
+      reopensAt - now + 1,
+    );
+    timer.unref();
+    this.#rateTimers.set(key, timer);
   }
 
   /**

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-it('walks all fourteen routes of the contract', () => {
+it('walks all seventeen routes of the contract', () => {
   expect(routes.map((r) => r.name).sort()).toEqual([
     'crons.create',
     'crons.delete',
@@ -30,6 +30,9 @@ it('walks all fourteen routes of the contract', () => {
     'crons.patch',
     'crons.trigger',
     'crons.update',
+    'destinations.get',
+    'destinations.list',
+    'destinations.patch',
     'events.create',
     'events.createMany',
     'events.delete',

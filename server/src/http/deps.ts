@@ -14,6 +14,8 @@ export interface RouteDeps extends SignInDeps {
   scheduling: Scheduling;
   /** Each team's limits and quotas (the configured defaults under its own overrides). */
   teamLimits: TeamLimitsSource;
+  /** Most calls to one origin at once, across the scheduler processes (a team's own limit is at most this). */
+  destinationMaxInFlight: number;
   /** Stops keys revoked by this process from authenticating here at once (by their hashes). */
   forgetKeys: (keyHashes: readonly string[]) => void;
 }

@@ -116,7 +116,7 @@ describe('documentation', () => {
     expect(document.info.version).toBe('1.0.0');
     const paths = document.paths as Record<string, Record<string, unknown>>;
     for (const r of routes) {
-      const path = r.route.path.replace(':id', '{id}');
+      const path = r.route.path.replace(/:(id|origin)\b/, '{$1}');
       expect(paths[path]?.[r.route.method.toLowerCase()], `${r.route.method} ${path}`).toBeDefined();
     }
   });

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 /** The scheduler's store, used directly to play a worker whose writes race others. */
-const eventStore = () => createEventStore(app.orm, new Timers({ shards: 1 }));
+const eventStore = () => createEventStore(app.orm, new Timers({ shards: 1 }), { circuitFailures: 10 });
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 

@@ -79,7 +79,7 @@ describeDeliverySemantics('PostgreSQL', async () => {
   const em = orm.em.fork();
   await rawQuery(em, 'truncate events, teams cascade');
   return {
-    store: createEventStore(orm, new Timers({ shards: 1 })),
+    store: createEventStore(orm, new Timers({ shards: 1 }), { circuitFailures: 10 }),
     seed: async (events) => {
       await ensureTeams(events.map((event) => event.teamId));
       for (const event of events) await makeEvent(em, event.teamId, event);

@@ -69,7 +69,7 @@ describe('the timer horizon', () => {
     expect(await hasTimer(soon)).toBe(true);
     expect(await hasTimer(later)).toBe(false);
 
-    const store = createEventStore(orm, timers);
+    const store = createEventStore(orm, timers, { circuitFailures: 10 });
     expect(await extendTimerHorizon(pool, store, timers, new Date(now + 20 * MINUTE))).toBe(0);
     expect(await hasTimer(later)).toBe(false);
     expect(await extendTimerHorizon(pool, store, timers, new Date(now + 27 * MINUTE))).toBe(1);
@@ -83,7 +83,7 @@ describe('the timer horizon', () => {
     try {
       await holder.query('begin');
       await holder.query('select 1 from timer_horizon for update');
-      const store = createEventStore(orm, timers);
+      const store = createEventStore(orm, timers, { circuitFailures: 10 });
       const later = new Date(Date.now() + 60 * MINUTE);
       await pendingAt(later);
       expect(await extendTimerHorizon(pool, store, timers, new Date(later.getTime() - MINUTE))).toBe(0);

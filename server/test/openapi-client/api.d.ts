@@ -170,6 +170,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List destinations
+         * @description The origins the caller’s team has events waiting for, called within the event retention, or has settings for; most recently called first.
+         */
+        get: operations["listDestinations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/destinations/{origin}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a destination
+         * @description One origin of the caller’s team. An origin the team never used is answered 404 NOT_FOUND.
+         */
+        get: operations["getDestination"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set a destination’s rate limit, concurrency or pause
+         * @description Sets the team’s own settings for an origin, before its first event too. Fields left out keep their value; null clears one. Pausing holds the team’s events to the origin pending; resuming sends them in order.
+         */
+        patch: operations["updateDestination"];
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -363,6 +407,67 @@ export interface components {
             /** @description Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
             pause_after_failures?: number | null;
         };
+        Destination: {
+            /** @description Scheme, host and port the calls connect to, as the URL standard writes an origin (https://hooks.example.com, http://127.0.0.1:8080). */
+            origin: string;
+            /** @description The team’s events to this origin waiting to be sent. */
+            pending: number;
+            /** @description The team’s calls to this origin under way now. */
+            in_flight: number;
+            /** @description Calls the team made to this origin in the last 24 hours. */
+            calls_24h: number;
+            /** @description Of those, the calls that failed. */
+            failures_24h: number;
+            /** @description How the team’s last call to this origin ended; null before any. */
+            last_status: components["schemas"]["CronRunStatus"] | null;
+            /** @description The HTTP status of that call; null when no response arrived or before any call. */
+            last_response_status: number | null;
+            /**
+             * Format: date-time
+             * @description When the team’s last call to this origin started.
+             */
+            last_call_at: string | null;
+            /** @description closed: calls go through. open: after repeated failures no call starts until open_until. half_open: one call probes the origin. */
+            circuit: components["schemas"]["CircuitState"];
+            /**
+             * Format: date-time
+             * @description While the circuit is open: when one call will probe the origin.
+             */
+            open_until: string | null;
+            /**
+             * Format: date-time
+             * @description When the origin answered 429 or 503 with Retry-After: no call of the team starts to it before this time.
+             */
+            retry_after_until: string | null;
+            /** @description The team’s rate limit for this origin; null for none. */
+            rate_limit: components["schemas"]["DestinationRateLimit"] | null;
+            /** @description Most calls of the team to this origin at once; null for the service’s limit per origin. */
+            max_in_flight: number | null;
+            /** @description While true, no call of the team starts to this origin; its events wait. */
+            paused: boolean;
+        };
+        DestinationResponse: {
+            data: components["schemas"]["Destination"];
+        };
+        DestinationList: {
+            data: components["schemas"]["Destination"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        DestinationPatch: {
+            rate_limit?: components["schemas"]["DestinationRateLimit"] | null;
+            /** @description Most calls at once, from 1 to the service’s limit per origin (DESTINATION_MAX_IN_FLIGHT). */
+            max_in_flight?: number | null;
+            /** @description Pause (true) or resume (false or null) the team’s calls. */
+            paused?: boolean | null;
+        };
+        DestinationRateLimit: {
+            requests: number;
+            per: components["schemas"]["RateLimitPer"];
+        };
+        /** @enum {string} */
+        RateLimitPer: "second" | "minute" | "hour";
+        /** @enum {string} */
+        CircuitState: "closed" | "open" | "half_open";
         /**
          * @description How an occurrence of a cron ended: its final attempt succeeded, or it failed.
          * @enum {string}
@@ -3693,6 +3798,637 @@ export interface operations {
                      *       "error": {
                      *         "code": "NOT_FOUND",
                      *         "message": "Event not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: request body is larger than the 1048576 byte limit",
+                     *         "details": [
+                     *           {
+                     *             "path": [],
+                     *             "message": "request body is larger than the 1048576 byte limit"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this API key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the next request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Rate limit exceeded: retry in 1 second"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
+            500: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_SERVER_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: {
+                /** @description 0-indexed page number. */
+                page?: number;
+                /** @description Items per page, 1–1000. */
+                limit?: number;
+                /** @description -last_call_at (default: most recently called first) or origin. */
+                sort?: "-last_call_at" | "origin";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "origin": "https://hooks.example.com",
+                     *           "pending": 12,
+                     *           "in_flight": 2,
+                     *           "calls_24h": 1440,
+                     *           "failures_24h": 3,
+                     *           "last_status": "success",
+                     *           "last_response_status": 200,
+                     *           "last_call_at": "2030-01-07T09:29:58.120Z",
+                     *           "circuit": "closed",
+                     *           "open_until": null,
+                     *           "retry_after_until": null,
+                     *           "rate_limit": {
+                     *             "requests": 10,
+                     *             "per": "second"
+                     *           },
+                     *           "max_in_flight": 20,
+                     *           "paused": false
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 0,
+                     *         "limit": 100,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DestinationList"];
+                };
+            };
+            /** @description VALIDATION_ERROR (details lists each field problem) or BAD_REQUEST (a business rule refused the change) */
+            400: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: sort: Invalid enum value. Expected '-last_call_at' | 'origin', received 'name'",
+                     *         "details": [
+                     *           {
+                     *             "path": [
+                     *               "sort"
+                     *             ],
+                     *             "message": "Invalid enum value. Expected '-last_call_at' | 'origin', received 'name'"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Unauthorized. Invalid or missing API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller’s team */
+            404: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Route not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: request body is larger than the 1048576 byte limit",
+                     *         "details": [
+                     *           {
+                     *             "path": [],
+                     *             "message": "request body is larger than the 1048576 byte limit"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this API key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the next request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Rate limit exceeded: retry in 1 second"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
+            500: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_SERVER_ERROR",
+                     *         "message": "Page 3 is out of range: there are 250 items, 100 per page",
+                     *         "details": {
+                     *           "page": 3,
+                     *           "limit": 100,
+                     *           "total": 250
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The origin, URL-encoded, e.g. https%3A%2F%2Fhooks.example.com. */
+                origin: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "origin": "https://hooks.example.com",
+                     *         "pending": 12,
+                     *         "in_flight": 2,
+                     *         "calls_24h": 1440,
+                     *         "failures_24h": 3,
+                     *         "last_status": "success",
+                     *         "last_response_status": 200,
+                     *         "last_call_at": "2030-01-07T09:29:58.120Z",
+                     *         "circuit": "closed",
+                     *         "open_until": null,
+                     *         "retry_after_until": null,
+                     *         "rate_limit": {
+                     *           "requests": 10,
+                     *           "per": "second"
+                     *         },
+                     *         "max_in_flight": 20,
+                     *         "paused": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DestinationResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (details lists each field problem) or BAD_REQUEST (a business rule refused the change) */
+            400: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: origin: origin must be scheme, host and port only, such as https://hooks.example.com",
+                     *         "details": [
+                     *           {
+                     *             "path": [
+                     *               "origin"
+                     *             ],
+                     *             "message": "origin must be scheme, host and port only, such as https://hooks.example.com"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Unauthorized. Invalid or missing API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller’s team */
+            404: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Destination not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: request body is larger than the 1048576 byte limit",
+                     *         "details": [
+                     *           {
+                     *             "path": [],
+                     *             "message": "request body is larger than the 1048576 byte limit"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this API key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the next request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Rate limit exceeded: retry in 1 second"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
+            500: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_SERVER_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    updateDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The origin, URL-encoded, e.g. https%3A%2F%2Fhooks.example.com. */
+                origin: string;
+            };
+            cookie?: never;
+        };
+        /** @description The team’s settings for the origin to change; fields left out keep their values, null clears one. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rate_limit": {
+                 *         "requests": 10,
+                 *         "per": "second"
+                 *       },
+                 *       "max_in_flight": 20,
+                 *       "paused": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["DestinationPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "origin": "https://hooks.example.com",
+                     *         "pending": 12,
+                     *         "in_flight": 2,
+                     *         "calls_24h": 1440,
+                     *         "failures_24h": 3,
+                     *         "last_status": "success",
+                     *         "last_response_status": 200,
+                     *         "last_call_at": "2030-01-07T09:29:58.120Z",
+                     *         "circuit": "closed",
+                     *         "open_until": null,
+                     *         "retry_after_until": null,
+                     *         "rate_limit": {
+                     *           "requests": 10,
+                     *           "per": "second"
+                     *         },
+                     *         "max_in_flight": 20,
+                     *         "paused": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DestinationResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (details lists each field problem) or BAD_REQUEST (a business rule refused the change) */
+            400: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: max_in_flight: max_in_flight must be from 1 to 50 (the service's limit per origin, DESTINATION_MAX_IN_FLIGHT)",
+                     *         "details": [
+                     *           {
+                     *             "path": [
+                     *               "max_in_flight"
+                     *             ],
+                     *             "message": "max_in_flight must be from 1 to 50 (the service's limit per origin, DESTINATION_MAX_IN_FLIGHT)"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Unauthorized. Invalid or missing API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller’s team */
+            404: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Route not found"
                      *       }
                      *     }
                      */

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate, preparedQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+import { HELD_DESTINATIONS } from './parking.js';
 import { DATABASE_NOW } from './database-clock.js';
 
 /**
@@ -28,11 +29,21 @@ function claimStatement(candidates: string): string {
       select * from jsonb_to_recordset($6::jsonb) as r(origin text, room int)
     ), pair_room as (
       select * from jsonb_to_recordset($9::jsonb) as r(team_id uuid, origin text, held int, room int)
-    ), ${candidates}, in_turn as (
+    ), ${HELD_DESTINATIONS}, ${candidates}, parking as (
+      -- Events of a destination that cannot take calls now leave the claims' indexes until it can.
+      update event_queue q set parked_until = h.until
+      from candidates c join held h on h.team_id = c.team_id and h.origin = c.destination
+      where q.event_id = c.id and c.id is distinct from h.probe_event_id
+        and q.lease_token is null and q.parked_until is null
+    ), claimable as (
+      select c.* from candidates c
+      where not exists (select 1 from held h where h.team_id = c.team_id and h.origin = c.destination
+                                                  and c.id is distinct from h.probe_event_id)
+    ), in_turn as (
       select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank,
         row_number() over (partition by c.team_id, c.destination order by c.scheduled_at) as pair_rank,
         coalesce(p.held, 0) as held, coalesce(p.room, $10) as pair_room
-      from candidates c
+      from claimable c
       left join pair_room p on p.team_id = c.team_id and p.origin = c.destination
     ), ranked as (
       select c.id, c.scheduled_at, c.team_rank,
@@ -51,7 +62,7 @@ function claimStatement(candidates: string): string {
     ), due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
       select q.event_id from event_queue q
-      where q.event_id = any(array(select id from chosen)) and q.lease_token is null
+      where q.event_id = any(array(select id from chosen)) and q.lease_token is null and q.parked_until is null
       for update of q skip locked
     ), claimed as (
       update event_queue q
@@ -88,7 +99,7 @@ const SLOT_LOOKAHEAD = 4;
 const SLOT_CLAIM = claimStatement(`candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
-    where lease_token is null and scheduled_at >= $11 and scheduled_at < $12 and scheduled_at <= ${DATABASE_NOW}
+    where lease_token is null and parked_until is null and scheduled_at >= $11 and scheduled_at < $12 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
@@ -115,11 +126,12 @@ export async function claimDue(
 // none at all while nothing is due (one probe of the due index).
 const BACKLOG_CLAIM = claimStatement(`pending_teams as (
     (select team_id from event_queue
-     where lease_token is null
-       and (select min(scheduled_at) from event_queue where lease_token is null) <= ${DATABASE_NOW}
+     where lease_token is null and parked_until is null
+       and (select min(scheduled_at) from event_queue where lease_token is null and parked_until is null) <= ${DATABASE_NOW}
      order by team_id limit 1)
     union all
-    select (select q.team_id from event_queue q where q.lease_token is null and q.team_id > p.team_id
+    select (select q.team_id from event_queue q
+            where q.lease_token is null and q.parked_until is null and q.team_id > p.team_id
             order by q.team_id limit 1)
     from pending_teams p where p.team_id is not null
   ), candidates as (
@@ -128,7 +140,8 @@ const BACKLOG_CLAIM = claimStatement(`pending_teams as (
     cross join lateral (
       select q.event_id as id, q.team_id, q.scheduled_at, q.destination
       from event_queue q
-      where q.lease_token is null and q.team_id = p.team_id and q.scheduled_at <= ${DATABASE_NOW}
+      where q.lease_token is null and q.parked_until is null and q.team_id = p.team_id
+        and q.scheduled_at <= ${DATABASE_NOW}
       -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
       order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)
@@ -148,7 +161,7 @@ export async function nextDueAt(em: EntityManager, from: Date, before: Date): Pr
   const [row] = await preparedQuery<{ next: Date | string | null }>(
     em,
     `select min(scheduled_at) as next from event_queue
-     where lease_token is null and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,
+     where lease_token is null and parked_until is null and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,
     [from, before],
   );
   return row?.next ? asDate(row.next) : null;
@@ -159,7 +172,7 @@ export async function pendingSlots(em: EntityManager, from: Date, before: Date):
   const rows = await preparedQuery<{ slot: string }>(
     em,
     `select distinct floor(extract(epoch from scheduled_at))::bigint as slot from event_queue
-     where lease_token is null and scheduled_at >= $1 and scheduled_at < $2`,
+     where lease_token is null and parked_until is null and scheduled_at >= $1 and scheduled_at < $2`,
     [from, before],
   );
   return rows.map((row) => Number(row.slot));

@@ -259,7 +259,8 @@ export async function expiredLeases(
 export async function dueBacklog(em: EntityManager): Promise<number> {
   const [row] = await rawQuery<{ count: string }>(
     em,
-    `select count(*) as count from event_queue where lease_token is null and scheduled_at <= ${DATABASE_NOW}`,
+    `select count(*) as count from event_queue
+     where lease_token is null and parked_until is null and scheduled_at <= ${DATABASE_NOW}`,
   );
   return Number(row?.count ?? 0);
 }

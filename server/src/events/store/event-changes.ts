@@ -26,7 +26,9 @@ export async function updateEventDefinition(
 ): Promise<EventRow> {
   const [row] = await rawQuery<EventRow>(
     tx,
-    `with requeued as (update event_queue set scheduled_at = $3, destination = $9 where event_id = $1)
+    `with requeued as (
+       -- A new time or destination: held back again only if its destination still cannot take it.
+       update event_queue set scheduled_at = $3, destination = $9, parked_until = null where event_id = $1)
      update events set webhook_url = $2, destination = $9, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
                        retry_config = $7::jsonb, updated_at = $8
      where id = $1 returning ${eventColumns()}`,
