@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The team quotas a create can use up: refused with 403 `QUOTA_EXCEEDED` when full. */
-export const QuotaName = z.enum(['active_crons', 'pending_events']);
+export const QuotaName = z.enum(['active_crons', 'pending_events', 'pending_bytes']);
 /** A team quota. */
 export type QuotaName = z.infer<typeof QuotaName>;
 
@@ -41,7 +41,15 @@ export const TeamLimits = z.object({
   max_pending_events: z
     .number()
     .int()
-    .describe('Most pending events created through the API (not by crons) at once.'),
+    .describe(
+      'Most pending events the team created itself at once (creates, batches, replays and manual runs of crons, with their retries; not the events a cron makes on its schedule).',
+    ),
+  max_pending_bytes: z
+    .number()
+    .int()
+    .describe(
+      'Most bytes of payload (as compact JSON) and custom headers (names and values) in those pending events together.',
+    ),
   min_cron_interval_ms: z.number().int().describe('Shortest time between two occurrences of a cron.'),
   requests_per_second: z.number().int().describe('API requests per second, per key or dashboard session.'),
   request_burst: z.number().int().describe('Requests a key may make at once after being idle.'),
@@ -56,7 +64,18 @@ export type TeamLimits = z.infer<typeof TeamLimits>;
 /** What a team uses now of its quotas. */
 export const TeamUsage = z.object({
   active_crons: z.number().int(),
-  pending_events: z.number().int().describe('Pending events created through the API, retries included.'),
+  pending_events: z
+    .number()
+    .int()
+    .describe(
+      'Pending events the team created itself (creates, batches, replays, manual runs), retries included.',
+    ),
+  pending_bytes: z
+    .number()
+    .int()
+    .describe(
+      'Bytes of payload and custom headers of those pending events, as counted by max_pending_bytes.',
+    ),
 });
 /** What a team uses now of its quotas. */
 export type TeamUsage = z.infer<typeof TeamUsage>;

@@ -5,9 +5,32 @@ import { useLoad } from '../lib/use-load.js';
 import { ErrorBanner, Loading } from './feedback.js';
 
 const integer = new Intl.NumberFormat('en-GB');
+const decimal = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 
+const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
+
+/** Whole kibibytes (or larger units) when the value is a round number of them, bytes otherwise. */
 function bytes(value: number): string {
-  return value % 1024 === 0 ? `${integer.format(value / 1024)} KiB` : `${integer.format(value)} bytes`;
+  let amount = value;
+  let unit = 'bytes';
+  for (const next of UNITS) {
+    if (amount === 0 || amount % 1024 !== 0) break;
+    amount /= 1024;
+    unit = next;
+  }
+  return `${integer.format(amount)} ${unit}`;
+}
+
+/** A usage in bytes, in the largest unit below it, to one decimal. */
+function used(value: number): string {
+  let amount = value;
+  let unit = 'bytes';
+  for (const next of UNITS) {
+    if (amount < 1024) break;
+    amount /= 1024;
+    unit = next;
+  }
+  return unit === 'bytes' ? `${integer.format(amount)} bytes` : `${decimal.format(amount)} ${unit}`;
 }
 
 function duration(ms: number): string {
@@ -26,6 +49,11 @@ function rows({ limits, usage }: TeamLimitsView): [string, string, string | unde
       'Pending events created through the API',
       integer.format(limits.max_pending_events),
       integer.format(usage.pending_events),
+    ],
+    [
+      'Payloads and headers of those pending events',
+      bytes(limits.max_pending_bytes),
+      used(usage.pending_bytes),
     ],
     ['Payload size', bytes(limits.max_payload_bytes), undefined],
     ['Custom headers, all together', bytes(limits.max_headers_bytes), undefined],
