@@ -3,6 +3,7 @@ import pg, { type ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
 import { rawQuery } from '../shared/raw-query.js';
+import { foldCounterShards } from './store/counter-shards.js';
 import { deleteExpiredChains } from './store/expiry.js';
 import { pauseAfterBatch, retentionCutoff } from './retention.rules.js';
 
@@ -130,6 +131,8 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
         if (stopping || held.lost) break;
         await expireTeam(team.id, total, held);
       }
+      // Housekeeping of the exact counters rides on the same lock: one process at a time.
+      if (!stopping && !held.lost) await foldCounterShards(orm.em.fork());
       if (total.rows > 0)
         logger.info({ chains: total.chains, events: total.rows }, 'retention deleted finished events');
       return total;
