@@ -15,7 +15,7 @@ import { type Page, assertPageInRange } from '../shared/page.js';
 import type { Scheduling } from '../shared/scheduling.js';
 import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
-import { cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
+import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
 
@@ -127,9 +127,10 @@ async function lockedCron(
 }
 
 /**
- * Gives a locked cron its new definition (an activation counts against the active-crons quota,
- * checked at commit; a resume clears the failure streak), drops its pending events and
- * materializes the new schedule.
+ * Gives a locked cron its new definition. When the schedule, the request or its activity changes,
+ * its pending events are replaced (decision 25), an activation counts against the active-crons
+ * quota and a resume clears the failure streak; a change of `pause_after_failures` alone leaves its
+ * pending occurrences, retries and manual runs as they are; no change writes nothing.
  */
 async function redefine(
   tx: EntityManager,
@@ -137,6 +138,13 @@ async function redefine(
   changes: ReturnType<typeof definition>,
   { limits, now, scheduling }: { limits: TeamLimits; now: Date; scheduling: Scheduling },
 ): Promise<Cron> {
+  const change = cronChange(found, changes);
+  if (change === 'none') return found;
+  if (change === 'settings') {
+    tx.assign(found, { pauseAfterFailures: changes.pauseAfterFailures, updatedAt: now });
+    await tx.flush();
+    return found;
+  }
   if (changes.isActive && !found.isActive)
     await askForActiveCronsQuota(tx, found.teamId, limits.max_active_crons);
   const health = resumedHealth(found.isActive, changes.isActive);
@@ -166,10 +174,7 @@ export async function replaceCron(
   );
 }
 
-/**
- * Changes the fields the patch gives. When anything changes, the cron's pending events are replaced
- * as on PUT (decision 25 when only `is_active` changes); a patch that changes nothing writes nothing.
- */
+/** Changes the fields the patch gives; the others keep their value (see {@link redefine}). */
 export async function patchCron(
   em: EntityManager,
   teamId: string,
@@ -183,10 +188,6 @@ export async function patchCron(
     em.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
       const changes = definition(patchedInput(found, patch), limits, now);
-      const changed = (Object.keys(changes) as (keyof typeof changes)[]).some(
-        (field) => JSON.stringify(changes[field]) !== JSON.stringify(found[field]),
-      );
-      if (!changed) return found;
       return redefine(tx, found, changes, { limits, now, scheduling });
     }),
   );
