@@ -68,6 +68,10 @@ async function materialize(tx: EntityManager, cron: Cron, now: Date, scheduling:
     await materializeOccurrences(tx, scheduling.timers, [cron], now, scheduling.cronHorizonMs);
 }
 
+/**
+ * Creates the cron and materializes its upcoming events, in one transaction; an active one counts
+ * against the team's active crons, checked as the transaction commits (shared/quota-check.ts).
+ */
 export async function createCron(
   em: EntityManager,
   teamId: string,
@@ -77,8 +81,8 @@ export async function createCron(
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  return withinQuotas(() =>
-    em.transactional(async (tx) => {
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
       if (changes.isActive) await askForActiveCronsQuota(tx, teamId, limits.max_active_crons);
       const created = tx.create(CronSchema, {
         id: randomUUID(),
@@ -166,8 +170,8 @@ export async function replaceCron(
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  return withinQuotas(() =>
-    em.transactional(async (tx) => {
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
       return redefine(tx, found, changes, { limits, now, scheduling });
     }),
@@ -184,8 +188,8 @@ export async function patchCron(
   { scheduling, limits: source }: CronWriteDeps,
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
-  return withinQuotas(() =>
-    em.transactional(async (tx) => {
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
       const changes = definition(patchedInput(found, patch), limits, now);
       return redefine(tx, found, changes, { limits, now, scheduling });
@@ -207,8 +211,8 @@ export async function triggerCron(
   { scheduling, limits }: CronWriteDeps,
 ): Promise<EventRow> {
   const quota = pendingQuotaOf(teamId, await limits.forTeam(teamId));
-  return withinQuotas(() =>
-    em.transactional(async (tx) => {
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
       const cron = await lockedCron(tx, teamId, id, 'key share');
       const event = {
         id: newEventId(),

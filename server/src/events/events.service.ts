@@ -106,7 +106,7 @@ export interface EventWriteDeps {
 
 /**
  * Schedules an event: one statement, or a transaction with its second's timer job when it needs
- * one. Its commit checks the team's pending quotas, exactly (limits/pending-quota.ts).
+ * one. Its commit checks the team's pending quotas, exactly (shared/quota-check.ts).
  */
 export async function createEvent(
   em: EntityManager,
@@ -132,8 +132,8 @@ async function insertWithinQuota(
   limits: TeamLimits,
 ): Promise<EventRow[]> {
   const quota = pendingQuotaOf(teamId, limits);
-  const rows = await withinQuotas(() =>
-    insertPendingEvents(em, scheduling.timers, events, now, { returnRows: true, quota }),
+  const rows = await withinQuotas(em, (writer) =>
+    insertPendingEvents(writer, scheduling.timers, events, now, { returnRows: true, quota }),
   );
   if (rows.length !== events.length) throw new Error('insert returned fewer rows than events');
   return rows;
@@ -175,8 +175,8 @@ export async function replayEvent(
   { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
   const quota = pendingQuotaOf(teamId, await source.forTeam(teamId));
-  return withinQuotas(() =>
-    em.transactional(async (tx) => {
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
       const found = await findEvent(tx, teamId, id, { lock: 'key share' });
       if (!found) throw new NotFoundError('Event');
       refuse(replayRefusal(found));
@@ -222,8 +222,8 @@ export async function replaceEvent(
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  return withinQuotas(() =>
-    em.transactional(async (tx) => {
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
       const found = await findEvent(tx, teamId, id, { lock: 'update' });
       if (!found) throw new NotFoundError('Event');
       refuse(updateRefusal(stateOf(found)));

@@ -44,8 +44,8 @@ export async function runOnce<Body>(
   const { key } = request;
   if (key === undefined) return { ...(await work(em)), replayed: false };
   try {
-    return await withinQuotas(() =>
-      em.transactional(async (tx): Promise<Handled<Body>> => {
+    return await withinQuotas(em, (writer) =>
+      writer.transactional(async (tx): Promise<Handled<Body>> => {
         if (!(await lockKey(tx, request, key))) {
           throw new AppError(
             'IDEMPOTENCY_KEY_IN_USE',

@@ -1,14 +1,17 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodies, expectBody, expectError } from '../../test/expect.js';
 import { cronBody, eventBody } from '../../test/factories.js';
 import { type TestApp, startTestApp } from '../../test/harness.js';
-import { teamWithLimits } from '../../test/limits.js';
+import { expectQuota, payloadOf, teamWithLimits } from '../../test/limits.js';
 import { eventually } from '../../test/receiver.js';
 import { lockTeamQuotas } from './quota-locks.js';
 import type { LimitOverrides } from './team-limits.rules.js';
+import { teamUsage } from './team-limits.service.js';
 
-// Quotas are checked as the transaction commits, under the team's quota lock (quota-locks.ts), the
-// last lock it takes: simultaneous writes of one team count one after the other.
+// Quotas are checked as the transaction commits, under the team's quota lock or its pending slots
+// (quota-locks.ts, migration exact_quotas), the last locks it takes: simultaneous writes of one team
+// never take it past a limit, and far from its limits they do not wait for one another.
 
 let app: TestApp;
 beforeAll(async () => {
@@ -18,32 +21,78 @@ afterAll(() => app.close());
 
 const teamWith = (overrides: LimitOverrides) => teamWithLimits(app, overrides);
 
+const usage = (teamId: string) => teamUsage(app.orm.em.fork(), teamId);
+
 const count = async (sql: string, params: unknown[]) =>
   (await app.sql<{ n: number }>(`select count(*)::int as n from ${sql}`, params))[0]?.n;
 
+/** Holds locks of the team in a transaction of its own until `release`, as another process would. */
+async function holding(take: string, params: unknown[]): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client(app.db.connection);
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query(take, params);
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  return {
+    release: async () => {
+      await client.query('commit');
+      await client.end();
+    },
+  };
+}
+
+/** The team's pending slots (class 3, migration exact_quotas), as `select` expressions. */
+const SLOTS = `pg_advisory_xact_lock(3, hashtext($1::text || ':' || n)) from generate_series(0, 7) as n`;
+
+/** Sessions of this database waiting for an advisory lock of `classid`. */
+const waitingFor = (classid: number) =>
+  count(
+    `pg_locks where locktype = 'advisory' and classid = $1 and not granted
+       and database = (select oid from pg_database where datname = current_database())`,
+    [classid],
+  );
+
 describe('the check at commit', () => {
-  it('takes the team’s quota lock: a create waits while another transaction holds it, another team’s does not', async () => {
+  it('counts a cron that is switched on under the team’s quota lock', async () => {
     const team = await app.createTeam();
-    const other = await app.createTeam();
     let release = () => {};
     const held = app.orm.em.fork().transactional(async (tx) => {
       await lockTeamQuotas(tx, team.teamId);
       await new Promise<void>((resolve) => (release = resolve));
     });
-    const quotaLock = (granted: boolean) =>
-      count(
-        `pg_locks where locktype = 'advisory' and classid = 1 and objsubid = 2 and granted = $2
-           and objid::bigint = hashtext($1) & 4294967295
-           and database = (select oid from pg_database where datname = current_database())`,
-        [team.teamId, granted],
-      );
     await eventually(
-      () => quotaLock(true),
+      () => count(`pg_locks where locktype = 'advisory' and classid = 1 and granted`, []),
+      (n) => (n ?? 0) > 0,
+    );
+    const waiting = app.request('POST', '/api/v1/crons', { key: team.key, body: cronBody() });
+    await eventually(
+      () => waitingFor(1),
       (n) => n === 1,
     );
+    release();
+    await held;
+    expectBody(await waiting, 201, bodies.cron);
+  });
+
+  it('lets creates of a team far from its limits commit side by side, and waits when every slot is taken', async () => {
+    const team = await app.createTeam();
+    const other = await app.createTeam();
+    const one = await holding(`select pg_advisory_xact_lock(3, hashtext($1::text || ':0'))`, [team.teamId]);
+    expectBody(
+      await app.request('POST', '/api/v1/events', { key: team.key, body: eventBody() }),
+      201,
+      bodies.event,
+    );
+    await one.release();
+
+    const all = await holding(`select ${SLOTS}`, [team.teamId]);
     const waiting = app.request('POST', '/api/v1/events', { key: team.key, body: eventBody() });
     await eventually(
-      () => quotaLock(false),
+      () => waitingFor(3),
       (n) => n === 1,
     );
     expectBody(
@@ -51,10 +100,41 @@ describe('the check at commit', () => {
       201,
       bodies.event,
     );
-    expect(await count('events where team_id = $1', [team.teamId])).toBe(0);
-    release();
-    await held;
+    expect(await count('events where team_id = $1', [team.teamId])).toBe(1);
+    await all.release();
     expectBody(await waiting, 201, bodies.event);
+  });
+
+  it('counts exactly when the team comes near its limit while creates wait for a slot', async () => {
+    const limit = 10 * 1024 * 1024;
+    const team = await teamWith({ max_pending_bytes: limit });
+    // Another commit holds every slot and takes the team to 150 bytes below its limit.
+    const all = await holding(
+      `with held as (select ${SLOTS})
+       insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, method, request_bytes,
+                           created_at, updated_at)
+       select gen_random_uuid(), $1::uuid, 0, now() + interval '1 hour', 'pending', 'https://example.com/x', 'POST',
+              $2, now(), now()
+       from (select count(*) from held) as taken`,
+      [team.teamId, limit - 150],
+    );
+    // Both read the team far from its limit, then wait for a slot; under one, each finds it near.
+    const creates = [1, 2].map(() =>
+      app.request('POST', '/api/v1/events', { key: team.key, body: eventBody({ payload: payloadOf(100) }) }),
+    );
+    await eventually(
+      () => waitingFor(3),
+      (n) => n === 2,
+    );
+    await all.release();
+    const answers = await Promise.all(creates);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 403]);
+    expectQuota(answers.find((answer) => answer.status === 403) ?? answers[0]!, {
+      quota: 'pending_bytes',
+      limit,
+      current: limit - 50,
+    });
+    expect(await usage(team.teamId)).toMatchObject({ pending_bytes: limit - 50 });
   });
 
   it('lets exactly the batches that fit through when they arrive together', async () => {

@@ -4,11 +4,11 @@ import { rawQuery } from './raw-query.js';
 /**
  * Quota checks at commit (migration exact_quotas). A transaction that adds something a team quota
  * counts says so in a transaction-local setting: the team, the limits and what it adds. Triggers
- * deferred to its commit then take the team's quota lock (limits/quota-locks.ts) as the last lock
- * of the transaction, count with the transaction's own rows included, and fail the commit with
- * `check_violation` on `team_quota` when a count is past its limit. Whatever the transaction did
- * before (an idempotency record, timer jobs), the count and the commit are all that follow the lock,
- * with no round trip to the client in between.
+ * deferred to its commit then take the team's quota lock or slots (limits/quota-locks.ts) as the
+ * last locks of the transaction, count with the transaction's own rows included, and fail the
+ * commit with `check_violation` on `team_quota` when a count is past its limit. Whatever the
+ * transaction did before (an idempotency record, timer jobs), the count and the commit are all that
+ * follow, with no round trip to the client in between.
  */
 
 /** The team whose pending quotas a transaction asks to have checked, and their limits. */
@@ -71,6 +71,23 @@ export async function askForActiveCronsQuota(
   await rawQuery(tx, `select set_config('webhook_scheduler.active_crons_quota', $1::text, true)`, [
     JSON.stringify({ team: teamId, max_crons: limit }),
   ]);
+}
+
+/**
+ * Asks the pending quotas' check of the caller's transaction to count exactly (every slot of the
+ * team taken, so no other commit of the team is in flight), as when the team is near a limit.
+ */
+export async function askForExactCount(tx: EntityManager): Promise<void> {
+  await rawQuery(tx, `select set_config('webhook_scheduler.quota_exact', 'on', true)`);
+}
+
+/** Whether a commit failed because the team came near a limit while it counted: it may run again, exactly. */
+export function needsExactCount(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const { code, constraint } = cause as Error & { code?: unknown; constraint?: unknown };
+    if (code === '23514' && constraint === 'team_quota_exact') return true;
+  }
+  return false;
 }
 
 const QUOTAS = new Set<unknown>(['pending_events', 'pending_bytes', 'active_crons']);

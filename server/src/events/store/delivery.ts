@@ -51,10 +51,10 @@ const RECORD = `with input as (
       response_headers jsonb, response_body text, response_duration int, response_error text,
       original_id uuid, original_status text)
   ), cron_locks as (
+    -- Manual runs' crons too: a retry of one refers to its cron (for key share) further on.
     select c.id from crons c
     where c.id = any(array(
-      select e.cron_id from events e
-      where e.id = any(array(select id from input)) and e.cron_id is not null and not e.triggered))
+      select e.cron_id from events e where e.id = any(array(select id from input)) and e.cron_id is not null))
     order by c.id
     for no key update of c
   ), dequeued as (

@@ -71,7 +71,7 @@ function draft(event: PendingEvent) {
  * the seconds they fall in (joining the caller's transaction, or opening one when a timer job is
  * needed). Returns the rows inserted, in the order given, when `returnRows` asks for them. With
  * `quota`, the commit of the transaction checks the team's pending quotas and fails when these
- * events take it past one (pending-quota.ts).
+ * events take it past one (shared/quota-check.ts).
  */
 export async function insertPendingEvents(
   em: EntityManager,
