@@ -112,7 +112,8 @@ export async function getCron(em: EntityManager, teamId: string, id: string): Pr
 /**
  * The cron, locked for the rest of the transaction: `no key update` to change its fields (inserts
  * of its events, which hold it `for key share`, go on meanwhile), `update` to delete it, `key share`
- * to insert one of its events. Another team's cron is not found.
+ * to insert one of its events. Another team's cron is not found. The first of the locks a cron
+ * write takes, in the order of docs/guides/operations.md ("Locks").
  */
 async function lockedCron(
   tx: EntityManager,
