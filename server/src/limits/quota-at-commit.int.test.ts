@@ -106,7 +106,7 @@ describe('the check at commit', () => {
   });
 
   it('counts exactly when the team comes near its limit while creates wait for a slot', async () => {
-    const limit = 10 * 1024 * 1024;
+    const limit = 16 * 1024 * 1024;
     const team = await teamWith({ max_pending_bytes: limit });
     // Another commit holds every slot and takes the team to 150 bytes below its limit.
     const all = await holding(

@@ -47,23 +47,22 @@ const CHECK_ACTIVE_CRONS = `
 const SLOTS = 8;
 const FAST_EVENTS = 1000;
 const FAST_BYTES = 1024 * 1024;
+const MARGIN_EVENTS = (SLOTS - 1) * FAST_EVENTS;
+const MARGIN_BYTES = (SLOTS - 1) * FAST_BYTES;
 
 /** A slot of the team of the changed row: class 3 of server/src/limits/quota-locks.ts. */
 const slot = (n: string) => `3, hashtext(new.team_id::text || ':' || ${n})`;
 
-/** Whether the team's use leaves room for every other commit that may hold a slot. */
-const near = `(used_events + ${(SLOTS - 1) * FAST_EVENTS} > max_events or used_bytes + ${(SLOTS - 1) * FAST_BYTES} > max_bytes)`;
-
 /**
- * The pending quotas' check at commit, when the setting names the team of the changed row. Far from
- * its limits, the commit takes one of the team's slots (any free one, or waits for one while it
- * holds none), counts and commits: up to SLOTS commits of one team at a time, each flushing with the
- * others. Near its limits, or adding more than one slot's share, it takes every slot in order (so it
- * is alone), counts and commits. A commit that holds a slot never waits for anything, and one that
- * waits holds none or only slots taken in order: no cycle. Should the team come near its limits
- * between the first reading and the count under a slot, the commit fails with
- * `team_quota_exact`, and the service runs the write again asking for an exact count
- * (`webhook_scheduler.quota_exact`).
+ * The pending quotas' check at commit, when the setting names the team of the changed row. It
+ * takes one of the team's slots (any free one, or waits for one while it holds none), counts and
+ * commits: up to SLOTS commits of one team at a time, each flushing beside the others. It counts
+ * exactly, alone, taking every slot in order, when asked to (`webhook_scheduler.quota_exact`), when
+ * it adds more than a slot's share, or when the limits are too small for the slots to help. A
+ * commit that holds a slot never waits for anything, and one that waits holds no slot or only slots
+ * taken in order: no cycle. A commit under one slot that finds the team nearer its limits than the
+ * others in flight could add fails with `team_quota_exact`, and the service runs the write again
+ * asking for an exact count (server/src/limits/quota-at-commit.ts).
  */
 const CHECK_PENDING = `
   create function check_pending_quota() returns trigger language plpgsql as $$
@@ -74,18 +73,16 @@ const CHECK_PENDING = `
     adding_events bigint := (quota ->> 'adding_events')::bigint;
     adding_bytes bigint := (quota ->> 'adding_bytes')::bigint;
     first_slot int := pg_backend_pid() % ${SLOTS};
+    exact boolean := coalesce(current_setting('webhook_scheduler.quota_exact', true), '') = 'on'
+      or adding_events > ${FAST_EVENTS} or adding_bytes > ${FAST_BYTES}
+      or max_events < ${2 * MARGIN_EVENTS} or max_bytes < ${2 * MARGIN_BYTES};
+    taken boolean := false;
     used_events bigint;
     used_bytes bigint;
-    exact boolean;
-    taken boolean := false;
   begin
     if (quota ->> 'team')::uuid is distinct from new.team_id then
       return null;
     end if;
-    select coalesce(sum(c.n), 0), coalesce(sum(c.bytes), 0) into used_events, used_bytes
-    from pending_event_counts c where c.team_id = new.team_id;
-    exact := coalesce(current_setting('webhook_scheduler.quota_exact', true), '') = 'on'
-      or adding_events > ${FAST_EVENTS} or adding_bytes > ${FAST_BYTES} or ${near};
     if exact then
       for n in 0 .. ${SLOTS - 1} loop
         perform pg_advisory_xact_lock(${slot('n')});
@@ -99,11 +96,12 @@ const CHECK_PENDING = `
         perform pg_advisory_xact_lock(${slot('first_slot')});
       end if;
     end if;
+    -- A statement of its own: it sees every commit before the slots were granted.
     select coalesce(sum(c.n), 0), coalesce(sum(c.bytes), 0) into used_events, used_bytes
     from pending_event_counts c where c.team_id = new.team_id;
     ${refuseWhen('pending_events', 'used_events', 'max_events', 'adding_events')}
     ${refuseWhen('pending_bytes', 'used_bytes', 'max_bytes', 'adding_bytes')}
-    if not exact and ${near} then
+    if not exact and (used_events + ${MARGIN_EVENTS} > max_events or used_bytes + ${MARGIN_BYTES} > max_bytes) then
       raise exception 'the team''s pending quotas need an exact count'
         using errcode = 'check_violation', constraint = 'team_quota_exact';
     end if;
