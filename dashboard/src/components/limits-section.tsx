@@ -1,37 +1,11 @@
 import type { TeamLimitsView } from '@webhook-scheduler/contract';
 import { useCallback } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
+import { formatLimitBytes, formatUsedBytes } from '../lib/byte-sizes.js';
 import { useLoad } from '../lib/use-load.js';
 import { ErrorBanner, Loading } from './feedback.js';
 
 const integer = new Intl.NumberFormat('en-GB');
-const decimal = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
-
-const UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
-
-/** Whole kibibytes (or larger units) when the value is a round number of them, bytes otherwise. */
-function bytes(value: number): string {
-  let amount = value;
-  let unit = 'bytes';
-  for (const next of UNITS) {
-    if (amount === 0 || amount % 1024 !== 0) break;
-    amount /= 1024;
-    unit = next;
-  }
-  return `${integer.format(amount)} ${unit}`;
-}
-
-/** A usage in bytes, in the largest unit below it, to one decimal. */
-function used(value: number): string {
-  let amount = value;
-  let unit = 'bytes';
-  for (const next of UNITS) {
-    if (amount < 1024) break;
-    amount /= 1024;
-    unit = next;
-  }
-  return unit === 'bytes' ? `${integer.format(amount)} bytes` : `${decimal.format(amount)} ${unit}`;
-}
 
 function duration(ms: number): string {
   if (ms === 0) return 'forever';
@@ -52,11 +26,11 @@ function rows({ limits, usage }: TeamLimitsView): [string, string, string | unde
     ],
     [
       'Payloads and headers of those pending events',
-      bytes(limits.max_pending_bytes),
-      used(usage.pending_bytes),
+      formatLimitBytes(limits.max_pending_bytes),
+      formatUsedBytes(usage.pending_bytes),
     ],
-    ['Payload size', bytes(limits.max_payload_bytes), undefined],
-    ['Custom headers, all together', bytes(limits.max_headers_bytes), undefined],
+    ['Payload size', formatLimitBytes(limits.max_payload_bytes), undefined],
+    ['Custom headers, all together', formatLimitBytes(limits.max_headers_bytes), undefined],
     ['Shortest cron interval', duration(limits.min_cron_interval_ms), undefined],
     [
       'API requests per key',
