@@ -6,6 +6,7 @@ import { requestSizeIssues } from '../limits/limits.rules.js';
 import { pendingQuotaOf, withinQuotas } from '../limits/quota-at-commit.js';
 import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
 import { assertPageInRange } from '../shared/page.js';
+import { askForPendingQuota } from '../shared/quota-check.js';
 import { requestBytes } from '../shared/request-bytes.js';
 import type { Scheduling } from '../shared/scheduling.js';
 import {
@@ -27,7 +28,6 @@ import {
   pageOfEventsInChunks,
 } from './store/event-queries.js';
 import { type PendingEvent, insertPendingEvents } from './store/pending-events.js';
-import { askForPendingQuota } from '../shared/quota-check.js';
 
 type ListQuery = {
   page: number;
