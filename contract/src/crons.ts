@@ -182,7 +182,7 @@ export const cronsContract = c.router({
     responses: { 200: dataOf(Cron), 403: ErrorBody },
     summary: 'Replace a cron',
     description:
-      'Full replacement: omitted optional fields take their defaults. Deletes the cron’s pending events and generates new ones from the new definition. Switching an inactive cron on beyond the team’s limit of active crons is refused with 403 QUOTA_EXCEEDED.',
+      'Full replacement: omitted optional fields take their defaults. When the schedule (cron_expression, timezone), the request (webhook_url, method, headers, payload, retry_config) or is_active changes, deletes the cron’s pending events and generates new ones from the new definition; otherwise its pending occurrences, retries and manual runs are left as they are. Switching an inactive cron on beyond the team’s limit of active crons is refused with 403 QUOTA_EXCEEDED.',
   },
   patch: {
     method: 'PATCH',
@@ -192,17 +192,17 @@ export const cronsContract = c.router({
     responses: { 200: dataOf(Cron), 403: ErrorBody },
     summary: 'Change some fields of a cron',
     description:
-      'Partial update: fields left out keep their value, the others follow the rules of PUT. When anything changes, the cron’s pending events are replaced as on PUT (setting is_active to false deletes them; back to true resumes from the next occurrence).',
+      'Partial update: fields left out keep their value, the others follow the rules of PUT. When the schedule, the request or is_active changes, the cron’s pending events are replaced as on PUT (setting is_active to false deletes them; back to true resumes from the next occurrence); a change of pause_after_failures alone leaves them as they are.',
   },
   trigger: {
     method: 'POST',
     path: '/crons/:id/trigger',
     pathParams: IdParams,
     body: c.noBody(),
-    responses: { 201: dataOf(Event) },
+    responses: { 201: dataOf(Event), 403: ErrorBody },
     summary: 'Run a cron now',
     description:
-      'Creates one event from the cron’s current definition, due now, with cron_id set. The schedule is not moved, and the event is delivered once even in the second of a scheduled occurrence. Allowed on an inactive cron too.',
+      'Creates one event from the cron’s current definition, due now, with cron_id set. The schedule is not moved, and the event is delivered once even in the second of a scheduled occurrence. Allowed on an inactive cron too. It counts against the team’s pending events and pending bytes like a created event: refused with 403 QUOTA_EXCEEDED when either is full.',
   },
   delete: {
     method: 'DELETE',

@@ -138,7 +138,7 @@ export const eventsContract = c.router({
     responses: { 201: dataOf(Event), 403: ErrorBody, ...idempotencyResponses },
     summary: 'Schedule an event',
     description:
-      'Schedules a one-time webhook call at scheduled_at. Refused with 403 QUOTA_EXCEEDED when the team already has its limit of pending events created through the API (1,000,000 by default), and with 400 VALIDATION_ERROR for a payload over 64 KiB as JSON or headers over 16 KiB together.',
+      'Schedules a one-time webhook call at scheduled_at. Refused with 403 QUOTA_EXCEEDED when the team already has its limit of pending events (1,000,000 by default) or of their bytes (1 GiB of payloads and headers by default), and with 400 VALIDATION_ERROR for a payload over 64 KiB as JSON or headers over 16 KiB together.',
   },
   createMany: {
     method: 'POST',
@@ -148,17 +148,17 @@ export const eventsContract = c.router({
     responses: { 201: z.object({ data: z.array(Event) }), 403: ErrorBody, ...idempotencyResponses },
     summary: 'Schedule events in a batch',
     description:
-      'Schedules 1 to 1,000 events in one transaction: all are created, in the order given, or none (400 VALIDATION_ERROR whose paths start with ["events", index]).',
+      'Schedules 1 to 1,000 events in one transaction: all are created, in the order given, or none (400 VALIDATION_ERROR whose paths start with ["events", index]; 403 QUOTA_EXCEEDED when they would take the team past its pending events or pending bytes).',
   },
   replay: {
     method: 'POST',
     path: '/events/:id/replay',
     pathParams: IdParams,
     body: c.noBody(),
-    responses: { 201: dataOf(Event) },
+    responses: { 201: dataOf(Event), 403: ErrorBody },
     summary: 'Replay an event',
     description:
-      'Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus).',
+      'Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus). It counts against the team’s pending events and pending bytes like a created event (403 QUOTA_EXCEEDED when either is full).',
   },
   get: {
     method: 'GET',
@@ -174,10 +174,10 @@ export const eventsContract = c.router({
     path: '/events/:id',
     pathParams: IdParams,
     body: EventInput,
-    responses: { 200: dataOf(Event) },
+    responses: { 200: dataOf(Event), 403: ErrorBody },
     summary: 'Replace a pending event',
     description:
-      'Full replacement: omitted optional fields take their defaults. Only a pending event can be updated (otherwise 400 BAD_REQUEST with details.currentStatus).',
+      'Full replacement: omitted optional fields take their defaults. Only a pending event can be updated (otherwise 400 BAD_REQUEST with details.currentStatus). A larger payload or headers than before count against the team’s pending bytes (403 QUOTA_EXCEEDED when that would take it past its limit).',
   },
   delete: {
     method: 'DELETE',

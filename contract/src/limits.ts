@@ -2,10 +2,18 @@ import { z } from 'zod';
 
 /**
  * The quotas a create can use up: refused with 403 `QUOTA_EXCEEDED` when full. A team's
- * `active_crons`, `pending_events` and `api_keys` (active ones) and its `pending_invites`; a
- * user's `teams` (how many they belong to). Only the first two are answered by `/api/v1`.
+ * `active_crons`, `pending_events`, `pending_bytes` and `api_keys` (active ones) and its
+ * `pending_invites`; a user's `teams` (how many they belong to). Only the first three are answered
+ * by `/api/v1`.
  */
-export const QuotaName = z.enum(['active_crons', 'pending_events', 'api_keys', 'pending_invites', 'teams']);
+export const QuotaName = z.enum([
+  'active_crons',
+  'pending_events',
+  'pending_bytes',
+  'api_keys',
+  'pending_invites',
+  'teams',
+]);
 /** A team quota. */
 export type QuotaName = z.infer<typeof QuotaName>;
 
@@ -45,7 +53,15 @@ export const TeamLimits = z.object({
   max_pending_events: z
     .number()
     .int()
-    .describe('Most pending events created through the API (not by crons) at once.'),
+    .describe(
+      'Most pending events the team created itself at once (creates, batches, replays and manual runs of crons, with their retries; not the events a cron makes on its schedule).',
+    ),
+  max_pending_bytes: z
+    .number()
+    .int()
+    .describe(
+      'Most bytes of payload (as compact JSON) and custom headers (names and values) in those pending events together.',
+    ),
   min_cron_interval_ms: z.number().int().describe('Shortest time between two occurrences of a cron.'),
   requests_per_second: z.number().int().describe('API requests per second, per key or dashboard session.'),
   request_burst: z.number().int().describe('Requests a key may make at once after being idle.'),
@@ -61,7 +77,18 @@ export type TeamLimits = z.infer<typeof TeamLimits>;
 /** What a team uses now of its quotas. */
 export const TeamUsage = z.object({
   active_crons: z.number().int(),
-  pending_events: z.number().int().describe('Pending events created through the API, retries included.'),
+  pending_events: z
+    .number()
+    .int()
+    .describe(
+      'Pending events the team created itself (creates, batches, replays, manual runs), retries included.',
+    ),
+  pending_bytes: z
+    .number()
+    .int()
+    .describe(
+      'Bytes of payload and custom headers of those pending events, as counted by max_pending_bytes.',
+    ),
   api_keys: z.number().int().describe('Active API keys: neither revoked nor expired.'),
 });
 /** What a team uses now of its quotas. */

@@ -113,6 +113,17 @@ function quotaExceeded(quota: 'active_crons' | 'pending_events', limit: number) 
     current: limit,
   });
 }
+
+/** A request that would take the team's pending bytes (1 GiB by default) past their limit. */
+function pendingBytesExceeded(adding: number) {
+  const limit = 1024 ** 3;
+  const current = limit - 1000;
+  return error(
+    'QUOTA_EXCEEDED',
+    `Quota exceeded: the team has ${current} bytes of payloads and headers in its pending events, its limit is ${limit}, and this request adds ${adding}`,
+    { quota: 'pending_bytes', limit, current },
+  );
+}
 /** The answers of a create's `Idempotency-Key`. */
 const idempotencyErrors = {
   409: error(
@@ -241,6 +252,7 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
           updated_at: '2030-01-06T10:00:00.042Z',
         },
       },
+      403: quotaExceeded('pending_events', 1_000_000),
       ...errors('Cron', notUuid),
     },
   },
@@ -306,6 +318,7 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
           updated_at: '2030-01-07T12:00:00.018Z',
         },
       },
+      403: pendingBytesExceeded(2048),
       ...errors(
         'Event',
         error('BAD_REQUEST', 'Only success or failed events can be replayed; this event is pending', {
@@ -325,6 +338,7 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
           updated_at: '2030-01-06T10:00:00.000Z',
         },
       },
+      403: pendingBytesExceeded(1500),
       ...errors(
         'Event',
         error('BAD_REQUEST', 'Only pending events can be updated; this event is success', {

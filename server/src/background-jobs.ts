@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { foldDestinationCounts } from './destinations/store/destination-folding.js';
+import { foldCounterShards } from './events/store/counter-shards.js';
 import { foldEventCounts } from './events/store/event-counts.js';
 import { createRetentionJob } from './events/event-retention.js';
 import { createIdempotencySweep } from './idempotency/idempotency-sweep.js';
@@ -32,7 +33,10 @@ export function startBackgroundJobs(
       retentionFor: teamRetention(db.orm, config.teamLimits),
       registry,
     }),
-    createFoldingJob({ ...setting('counts'), folds: [foldEventCounts, foldDestinationCounts] }),
+    createFoldingJob({
+      ...setting('counts'),
+      folds: [foldEventCounts, foldDestinationCounts, foldCounterShards],
+    }),
     createIdempotencySweep({ ...setting('idempotency-sweep'), registry }),
   ];
   for (const job of jobs) job.start();

@@ -25,6 +25,20 @@ export function cronBody(overrides: Partial<CronInput> = {}): CronInput {
   return { webhook_url: 'https://example.com/cron', cron_expression: '*/5 * * * *', ...overrides };
 }
 
+/** A CronInput with every field set (a schedule every 10 s in Europe/Paris, retries, headers, payload). */
+export function fullCronBody(overrides: Partial<CronInput> = {}): CronInput {
+  return cronBody({
+    webhook_url: 'https://example.com/full',
+    cron_expression: '*/10 * * * * *',
+    method: 'PUT',
+    timezone: 'Europe/Paris',
+    headers: { 'x-a': '1' },
+    payload: { a: 1 },
+    retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
+    ...overrides,
+  });
+}
+
 /** The smallest valid EventInput. */
 export function eventBody(overrides: Partial<EventInput> = {}): EventInput {
   return { webhook_url: 'https://example.com/event', scheduled_at: inFuture(), ...overrides };

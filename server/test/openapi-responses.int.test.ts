@@ -287,9 +287,18 @@ describe('responses of the running service against docs/openapi.json', () => {
     expect((await call('PATCH', CRON, { id: cronId, body: big })).status).toBe(413);
 
     const em = app.orm.em.fork();
-    await setTeamLimits(em, team.teamId, { max_active_crons: 0, max_pending_events: 0 }, new Date());
+    await setTeamLimits(
+      em,
+      team.teamId,
+      { max_active_crons: 0, max_pending_events: 0, max_pending_bytes: 1 },
+      new Date(),
+    );
     expect((await call('PATCH', CRON, { id: cronId, body: { is_active: true } })).status).toBe(403);
     expect((await call('POST', BATCH, { body: { events: [eventBody()] } })).status).toBe(403);
+    expect((await call('POST', TRIGGER, { id: cronId })).status).toBe(403);
+    expect((await call('POST', REPLAY, { id: done.body.data.id })).status).toBe(403);
+    const larger = eventBody({ payload: { grown: true } });
+    expect((await call('PUT', EVENT, { id: pending.body.data.id, body: larger })).status).toBe(403);
     await setTeamLimits(em, team.teamId, { requests_per_second: 1, request_burst: 1 }, new Date());
     const routes: [string, string, object | undefined, string | undefined][] = [
       ['POST', BATCH, { events: [eventBody()] }, undefined],
@@ -307,7 +316,13 @@ describe('responses of the running service against docs/openapi.json', () => {
     await setTeamLimits(
       em,
       team.teamId,
-      { max_active_crons: null, max_pending_events: null, requests_per_second: null, request_burst: null },
+      {
+        max_active_crons: null,
+        max_pending_events: null,
+        max_pending_bytes: null,
+        requests_per_second: null,
+        request_burst: null,
+      },
       new Date(),
     );
   });

@@ -1,14 +1,11 @@
 import type { TeamLimitsView } from '@webhook-scheduler/contract';
 import { useCallback } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
+import { formatLimitBytes, formatUsedBytes } from '../lib/byte-sizes.js';
 import { useLoad } from '../lib/use-load.js';
 import { ErrorBanner, Loading } from './feedback.js';
 
 const integer = new Intl.NumberFormat('en-GB');
-
-function bytes(value: number): string {
-  return value % 1024 === 0 ? `${integer.format(value / 1024)} KiB` : `${integer.format(value)} bytes`;
-}
 
 function duration(ms: number): string {
   if (ms === 0) return 'forever';
@@ -27,9 +24,14 @@ function rows({ limits, usage }: TeamLimitsView): [string, string, string | unde
       integer.format(limits.max_pending_events),
       integer.format(usage.pending_events),
     ],
+    [
+      'Payloads and headers of those pending events',
+      formatLimitBytes(limits.max_pending_bytes),
+      formatUsedBytes(usage.pending_bytes),
+    ],
     ['Active API keys', integer.format(limits.max_api_keys), integer.format(usage.api_keys)],
-    ['Payload size', bytes(limits.max_payload_bytes), undefined],
-    ['Custom headers, all together', bytes(limits.max_headers_bytes), undefined],
+    ['Payload size', formatLimitBytes(limits.max_payload_bytes), undefined],
+    ['Custom headers, all together', formatLimitBytes(limits.max_headers_bytes), undefined],
     ['Shortest cron interval', duration(limits.min_cron_interval_ms), undefined],
     [
       'API requests per key',

@@ -46,11 +46,13 @@ export function slotJobsInsert(slots: number[], shards: number): { sql: string; 
       runAt.push(new Date(slot * SLOT_MS - SLOT_LEAD_MS));
     }
   }
+  // In one total order: an insert waits for another transaction's uncommitted insert of the same
+  // job, so two transactions sharing jobs must take them in the same order or may deadlock.
   return {
     sql: `insert into agenda_jobs (name, next_run_at, type, data, priority, disabled)
           select '${SLOT_JOB}', j.run_at, 'normal', j.data::jsonb, 10, false
           from unnest($1::text[], $2::timestamptz[]) as j(data, run_at)
-          order by j.run_at
+          order by j.run_at, j.data
           on conflict ((data ->> 'key')) where name = '${SLOT_JOB}' do nothing`,
     params: [data, runAt],
   };

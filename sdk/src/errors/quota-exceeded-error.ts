@@ -3,8 +3,11 @@ import { WebhookSchedulerError, type WebhookSchedulerErrorInit } from './webhook
 
 const BRAND = Symbol.for('@webhook-scheduler/sdk.QuotaExceededError');
 
-/** A team quota: its active crons, or its pending events created through the API. */
-export type QuotaName = 'active_crons' | 'pending_events';
+/**
+ * A team quota: its active crons, its pending events created through the API, or the bytes of
+ * their payloads and headers.
+ */
+export type QuotaName = 'active_crons' | 'pending_events' | 'pending_bytes';
 
 /**
  * The API answered 403 `QUOTA_EXCEEDED`: the create would take a team quota past its limit, and
@@ -31,7 +34,7 @@ export class QuotaExceededError extends WebhookSchedulerError {
 }
 
 function isQuotaName(value: unknown): value is QuotaName {
-  return value === 'active_crons' || value === 'pending_events';
+  return value === 'active_crons' || value === 'pending_events' || value === 'pending_bytes';
 }
 
 /** Whether `value` is a {@link QuotaExceededError}, from any realm or copy of the SDK. */

@@ -222,13 +222,14 @@ describe('teams limits', () => {
         max_headers_bytes: null,
         max_active_crons: null,
         max_pending_events: null,
+        max_pending_bytes: null,
         min_cron_interval_ms: null,
         requests_per_second: null,
         request_burst: null,
         event_retention_ms: null,
         max_api_keys: null,
       },
-      usage: { active_crons: 0, pending_events: 0, api_keys: 0 },
+      usage: { active_crons: 0, pending_events: 0, pending_bytes: 0, api_keys: 0 },
     });
   });
 
@@ -243,11 +244,13 @@ describe('teams limits', () => {
         'max_active_crons=1',
         'min_cron_interval=60s',
         'event_retention=0',
+        'max_pending_bytes=5368709120',
         '--json',
       ),
     );
     expect(set.limits).toMatchObject({
       max_active_crons: 1,
+      max_pending_bytes: 5_368_709_120,
       min_cron_interval_ms: 60_000,
       event_retention_ms: 0,
     });
@@ -266,7 +269,10 @@ describe('teams limits', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/max_active_crons\s+1000\n/);
     expect(human.stdout).toMatch(/event_retention_ms\s+0 \*\n/);
-    expect(human.stdout).toMatch(/Usage: 1 active crons, 0 pending events/);
+    expect(human.stdout).toMatch(/max_pending_bytes\s+5368709120 \*\n/);
+    expect(human.stdout).toMatch(
+      /Usage: 1 active crons, 0 pending events created through the API holding 0 bytes/,
+    );
   });
 
   it.for<[string, string[], RegExp]>([

@@ -114,7 +114,7 @@ export function teamsCommand(ctx: CliContext): Command {
           ([name, value]) =>
             `  ${name.padEnd(22)} ${value}${shown.overrides[name as keyof typeof shown.overrides] == null ? '' : ' *'}`,
         ),
-        `Usage: ${shown.usage.active_crons} active crons, ${shown.usage.pending_events} pending events created through the API, ${shown.usage.api_keys} active API keys`,
+        `Usage: ${shown.usage.active_crons} active crons, ${shown.usage.pending_events} pending events created through the API holding ${shown.usage.pending_bytes} bytes, ${shown.usage.api_keys} active API keys`,
       ];
       report(ctx, options.json, human, { team_id: teamId, ...shown });
     });

@@ -127,7 +127,7 @@ export async function topUpCrons(
        where is_active and (materialized_until is null or materialized_until < clock_timestamp() + $1 * interval '1 millisecond')
        order by materialized_until nulls first
        limit $2
-       for update skip locked`,
+       for no key update skip locked`,
       [horizonMs, limit],
     );
     return materializeOccurrences(tx, timers, crons.map(toCronDefinition), new Date(), horizonMs);

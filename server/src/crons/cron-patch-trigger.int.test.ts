@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_ID, bodies, expectBody, expectError, expectValidationError } from '../../test/expect.js';
-import { cronBody, makeEvent } from '../../test/factories.js';
+import { fullCronBody, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, startReceiver } from '../../test/receiver.js';
 
@@ -27,15 +27,7 @@ async function pendingOf(cronId: string): Promise<{ id: string; scheduled_at: Da
   );
 }
 
-const full = cronBody({
-  webhook_url: 'https://example.com/full',
-  cron_expression: '*/10 * * * * *',
-  method: 'PUT',
-  timezone: 'Europe/Paris',
-  headers: { 'x-a': '1' },
-  payload: { a: 1 },
-  retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
-});
+const full = fullCronBody();
 
 /** A cron as stored: its `next_run_at` moves with the clock (every 10 s for `full`). */
 function stored<T extends { next_run_at: unknown }>(cron: T): Omit<T, 'next_run_at'> {

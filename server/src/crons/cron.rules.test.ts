@@ -1,6 +1,12 @@
 import { CronInput } from '@webhook-scheduler/contract';
 import { describe, expect, it } from 'vitest';
-import { cronInputIssues, cronPreview, cronRequestIssues } from './cron.rules.js';
+import {
+  type CronFields,
+  cronChange,
+  cronInputIssues,
+  cronPreview,
+  cronRequestIssues,
+} from './cron.rules.js';
 
 const input = (cron_expression: string) =>
   CronInput.parse({ webhook_url: 'https://example.com/hook', cron_expression });
@@ -110,5 +116,40 @@ describe('cronPreview', () => {
     expect(cronPreview('61 * * * *', null, now, 5)).toEqual({
       issues: [{ path: ['cron_expression'], message: expect.stringMatching(/^invalid cron expression: /) }],
     });
+  });
+});
+
+describe('cronChange', () => {
+  const cron: CronFields = {
+    webhookUrl: 'https://example.com/hook',
+    cronExpression: '*/10 * * * * *',
+    method: 'POST',
+    timezone: 'Europe/Paris',
+    headers: { 'x-a': '1' },
+    payload: { a: 1, b: [1, 2] },
+    retryConfig: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
+    isActive: true,
+    pauseAfterFailures: null,
+  };
+
+  it.each<[string, Partial<CronFields>]>([
+    ['cron_expression', { cronExpression: '*/15 * * * * *' }],
+    ['timezone', { timezone: null }],
+    ['webhook_url', { webhookUrl: 'https://example.com/other' }],
+    ['method', { method: 'PUT' }],
+    ['headers', { headers: null }],
+    ['payload', { payload: { a: 2, b: [1, 2] } }],
+    ['retry_config', { retryConfig: { maxRetries: 3, backoffMs: 300, backoffType: 'linear' } }],
+    ['is_active', { isActive: false }],
+  ])('replaces the events when %s changes', (_, change) => {
+    expect(cronChange(cron, { ...cron, ...change })).toBe('events');
+    expect(cronChange(cron, { ...cron, ...change, pauseAfterFailures: 3 })).toBe('events');
+  });
+
+  it('keeps them when only pause_after_failures changes, and sees no change in equal values', () => {
+    expect(cronChange(cron, { ...cron, pauseAfterFailures: 3 })).toBe('settings');
+    expect(cronChange(cron, structuredClone(cron))).toBe('none');
+    expect(cronChange(cron, { ...cron, payload: { b: [1, 2], a: 1 } })).toBe('none');
+    expect(cronChange(cron, { ...cron, payload: { a: 1, b: [2, 1] } })).toBe('events');
   });
 });

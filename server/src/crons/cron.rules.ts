@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ParsedCronInput, ParsedCronPatch, ValidationIssue } from '@webhook-scheduler/contract';
 import { cronProblem, nextOccurrences } from '@webhook-scheduler/scheduler';
 import { sentField } from '../shared/sent-field.js';
@@ -35,7 +36,7 @@ export function cronPreview(
 }
 
 /** The stored fields of a cron that a patch can change. */
-interface CronFields {
+export interface CronFields {
   webhookUrl: string;
   cronExpression: string;
   method: ParsedCronInput['method'];
@@ -62,6 +63,29 @@ export function patchedInput(cron: CronFields, patch: ParsedCronPatch): ParsedCr
     is_active: given(patch.is_active, cron.isActive),
     pause_after_failures: given(patch.pause_after_failures, cron.pauseAfterFailures),
   };
+}
+
+/** The fields whose change makes the cron's pending events out of date: its schedule, its request, its activity. */
+const DEFINING = [
+  'cronExpression',
+  'timezone',
+  'webhookUrl',
+  'method',
+  'headers',
+  'payload',
+  'retryConfig',
+  'isActive',
+] as const satisfies readonly (keyof CronFields)[];
+
+/**
+ * What a PUT or PATCH changes: `events` when the schedule, the request or `is_active` changes (the
+ * pending events are replaced, decision 25), `settings` when only `pause_after_failures` does
+ * (its pending occurrences, retries and manual runs stay as they are), `none` otherwise. Values are
+ * compared as data: a payload with its keys in another order is the same payload.
+ */
+export function cronChange(current: CronFields, next: CronFields): 'events' | 'settings' | 'none' {
+  if (DEFINING.some((field) => !isDeepStrictEqual(current[field], next[field]))) return 'events';
+  return current.pauseAfterFailures === next.pauseAfterFailures ? 'none' : 'settings';
 }
 
 /** The schedule's next occurrence after `now`, or null when it has none (or no longer parses). */

@@ -55,7 +55,7 @@ export function cronsRouter({
       return { status: 200, body: { data: toCronDto(cron, now()) } };
     },
     trigger: async ({ params, req }) => {
-      const event = await triggerCron(orm.em, teamOf(req), params.id, now(), scheduling);
+      const event = await triggerCron(orm.em, teamOf(req), params.id, now(), writes);
       return { status: 201, body: { data: toEventDto(event) } };
     },
     delete: async ({ params, req }) => {

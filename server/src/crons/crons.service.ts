@@ -1,20 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParsedCronInput, ParsedCronPatch, TeamLimits } from '@webhook-scheduler/contract';
 import { newEventId } from '@webhook-scheduler/scheduler';
+import { askForActiveCronsQuota } from '../shared/quota-check.js';
 import { rawQuery } from '../shared/raw-query.js';
-import { NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
-import { cronIntervalIssues, quotaRefusal, requestSizeIssues } from '../limits/limits.rules.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { cronIntervalIssues, requestSizeIssues } from '../limits/limits.rules.js';
 import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
-import { countActiveCrons } from '../limits/team-limits.service.js';
 import { deleteEventsOfCron, dropPendingEventsOfCron } from '../events/store/event-changes.js';
 import type { EventRow } from '../events/store/event-row.js';
-import { insertPendingEvent } from '../events/store/pending-events.js';
+import { insertPendingEvents } from '../events/store/pending-events.js';
+import { pendingQuotaOf, withinQuotas } from '../limits/quota-at-commit.js';
 import { type Page, assertPageInRange } from '../shared/page.js';
 import type { Scheduling } from '../shared/scheduling.js';
 import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
-import { cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
+import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
 
@@ -68,15 +69,9 @@ async function materialize(tx: EntityManager, cron: Cron, now: Date, scheduling:
 }
 
 /**
- * Refuses one more active cron when the team has its limit. The team row is locked first, so two
- * creates cannot both take the last place.
+ * Creates the cron and materializes its upcoming events, in one transaction; an active one counts
+ * against the team's active crons, checked as the transaction commits (shared/quota-check.ts).
  */
-async function checkActiveCronQuota(tx: EntityManager, teamId: string, limits: TeamLimits): Promise<void> {
-  await rawQuery(tx, 'select 1 from teams where id = $1 for update', [teamId]);
-  const refusal = quotaRefusal('active_crons', limits.max_active_crons, await countActiveCrons(tx, teamId));
-  if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
-}
-
 export async function createCron(
   em: EntityManager,
   teamId: string,
@@ -86,24 +81,26 @@ export async function createCron(
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  return em.transactional(async (tx) => {
-    if (changes.isActive) await checkActiveCronQuota(tx, teamId, limits);
-    const created = tx.create(CronSchema, {
-      id: randomUUID(),
-      teamId,
-      ...changes,
-      materializedUntil: null,
-      consecutiveFailures: 0,
-      lastRunAt: null,
-      lastStatus: null,
-      pausedReason: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.flush();
-    await materialize(tx, created, now, scheduling);
-    return created;
-  });
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
+      if (changes.isActive) await askForActiveCronsQuota(tx, teamId, limits.max_active_crons);
+      const created = tx.create(CronSchema, {
+        id: randomUUID(),
+        teamId,
+        ...changes,
+        materializedUntil: null,
+        consecutiveFailures: 0,
+        lastRunAt: null,
+        lastStatus: null,
+        pausedReason: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.flush();
+      await materialize(tx, created, now, scheduling);
+      return created;
+    }),
+  );
 }
 
 export async function getCron(em: EntityManager, teamId: string, id: string): Promise<Cron> {
@@ -112,15 +109,33 @@ export async function getCron(em: EntityManager, teamId: string, id: string): Pr
   return cron;
 }
 
-async function lockedCron(tx: EntityManager, teamId: string, id: string): Promise<Cron> {
-  const found = await tx.findOne(CronSchema, { id, teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+/**
+ * The cron, locked for the rest of the transaction: `no key update` to change its fields (inserts
+ * of its events, which hold it `for key share`, go on meanwhile), `update` to delete it, `key share`
+ * to insert one of its events. Another team's cron is not found. The first of the locks a cron
+ * write takes, in the order of docs/guides/operations.md ("Locks").
+ */
+async function lockedCron(
+  tx: EntityManager,
+  teamId: string,
+  id: string,
+  mode: 'no key update' | 'update' | 'key share',
+): Promise<Cron> {
+  const [held] = await rawQuery<{ id: string }>(
+    tx,
+    `select id from crons where id = $1 and team_id = $2 for ${mode}`,
+    [id, teamId],
+  );
+  const found = held && (await tx.findOne(CronSchema, { id, teamId }));
   if (!found) throw new NotFoundError('Cron');
   return found;
 }
 
 /**
- * Gives a locked cron its new definition (an activation counts against the active-crons quota; a
- * resume clears the failure streak), drops its pending events and materializes the new schedule.
+ * Gives a locked cron its new definition. When the schedule, the request or its activity changes,
+ * its pending events are replaced (decision 25), an activation counts against the active-crons
+ * quota and a resume clears the failure streak; a change of `pause_after_failures` alone leaves its
+ * pending occurrences, retries and manual runs as they are; no change writes nothing.
  */
 async function redefine(
   tx: EntityManager,
@@ -128,7 +143,15 @@ async function redefine(
   changes: ReturnType<typeof definition>,
   { limits, now, scheduling }: { limits: TeamLimits; now: Date; scheduling: Scheduling },
 ): Promise<Cron> {
-  if (changes.isActive && !found.isActive) await checkActiveCronQuota(tx, found.teamId, limits);
+  const change = cronChange(found, changes);
+  if (change === 'none') return found;
+  if (change === 'settings') {
+    tx.assign(found, { pauseAfterFailures: changes.pauseAfterFailures, updatedAt: now });
+    await tx.flush();
+    return found;
+  }
+  if (changes.isActive && !found.isActive)
+    await askForActiveCronsQuota(tx, found.teamId, limits.max_active_crons);
   const health = resumedHealth(found.isActive, changes.isActive);
   tx.assign(found, { ...changes, ...health, materializedUntil: null, updatedAt: now });
   await tx.flush();
@@ -148,16 +171,15 @@ export async function replaceCron(
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
   const changes = definition(input, limits, now);
-  return em.transactional(async (tx) => {
-    const found = await lockedCron(tx, teamId, id);
-    return redefine(tx, found, changes, { limits, now, scheduling });
-  });
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
+      const found = await lockedCron(tx, teamId, id, 'no key update');
+      return redefine(tx, found, changes, { limits, now, scheduling });
+    }),
+  );
 }
 
-/**
- * Changes the fields the patch gives. When anything changes, the cron's pending events are replaced
- * as on PUT (decision 25 when only `is_active` changes); a patch that changes nothing writes nothing.
- */
+/** Changes the fields the patch gives; the others keep their value (see {@link redefine}). */
 export async function patchCron(
   em: EntityManager,
   teamId: string,
@@ -167,50 +189,60 @@ export async function patchCron(
   { scheduling, limits: source }: CronWriteDeps,
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
-  return em.transactional(async (tx) => {
-    const found = await lockedCron(tx, teamId, id);
-    const changes = definition(patchedInput(found, patch), limits, now);
-    const changed = (Object.keys(changes) as (keyof typeof changes)[]).some(
-      (field) => JSON.stringify(changes[field]) !== JSON.stringify(found[field]),
-    );
-    if (!changed) return found;
-    return redefine(tx, found, changes, { limits, now, scheduling });
-  });
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
+      const found = await lockedCron(tx, teamId, id, 'no key update');
+      const changes = definition(patchedInput(found, patch), limits, now);
+      return redefine(tx, found, changes, { limits, now, scheduling });
+    }),
+  );
 }
 
 /**
  * One event from the cron's current definition, due now, marked as a manual run: it leaves the
  * schedule (and `materialized_until`) alone and cannot collide with an occurrence of the same second.
+ * It counts against the team's pending quotas, checked at commit; the cron is held (`for key share`)
+ * meanwhile, so a concurrent delete is waited for and answered 404.
  */
 export async function triggerCron(
   em: EntityManager,
   teamId: string,
   id: string,
   now: Date,
-  scheduling: Scheduling,
+  { scheduling, limits }: CronWriteDeps,
 ): Promise<EventRow> {
-  const cron = await getCron(em, teamId, id);
-  const event = {
-    id: newEventId(),
-    teamId,
-    cronId: cron.id,
-    retryOf: null,
-    attempt: 0,
-    scheduledAt: now,
-    webhookUrl: cron.webhookUrl,
-    method: cron.method,
-    headers: cron.headers,
-    payload: cron.payload,
-    retryConfig: cron.retryConfig,
-    triggered: true,
-  };
-  return insertPendingEvent(em, scheduling.timers, event, now);
+  const quota = pendingQuotaOf(teamId, await limits.forTeam(teamId));
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
+      const cron = await lockedCron(tx, teamId, id, 'key share');
+      const event = {
+        id: newEventId(),
+        teamId,
+        cronId: cron.id,
+        retryOf: null,
+        attempt: 0,
+        scheduledAt: now,
+        webhookUrl: cron.webhookUrl,
+        method: cron.method,
+        headers: cron.headers,
+        payload: cron.payload,
+        retryConfig: cron.retryConfig,
+        triggered: true,
+      };
+      const [row] = await insertPendingEvents(tx, scheduling.timers, [event], now, {
+        returnRows: true,
+        quota,
+      });
+      if (!row) throw new Error('insert returned no row');
+      return row;
+    }),
+  );
 }
 
 /** Deletes the cron and every event it created, in one transaction. */
 export async function deleteCron(em: EntityManager, teamId: string, id: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const cron = await lockedCron(tx, teamId, id);
+    const cron = await lockedCron(tx, teamId, id, 'update');
     await deleteEventsOfCron(tx, id);
     tx.remove(cron);
     await tx.flush();

@@ -102,14 +102,17 @@ describe('destinations', () => {
       () => app.request('GET', path(receiver.url), { key: team.key }),
       (response) => response.body.data.pending === 5,
     );
-    // Long enough for a due event to be claimed several times over.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(receiver.requests).toHaveLength(0);
-    const parked = await app.sql<{ n: string }>(
-      'select count(*) as n from event_queue where event_id = any($1) and parked_until is not null',
-      [ids],
+    // Due, they are held back (parked) by the claims instead of sent.
+    await eventually(
+      () =>
+        app.sql<{ n: string }>(
+          'select count(*) as n from event_queue where event_id = any($1) and parked_until is not null',
+          [ids],
+        ),
+      ([row]) => Number(row?.n) === 5,
     );
-    expect(Number(parked[0]?.n)).toBe(5);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.requests).toHaveLength(0);
     await app.request('PATCH', path(receiver.url), { key: team.key, body: { paused: false } });
     const received = await receiver.waitFor(5);
     expect(received.map((request) => request.path)).toEqual([0, 1, 2, 3, 4].map((n) => `/paused?n=${n}`));
@@ -146,8 +149,9 @@ describe('destinations', () => {
     await schedule(`${receiver.url}/rated`, 12);
     const received = await receiver.waitFor(12, () => true, 20_000);
     const starts = received.map((request) => request.at).sort((a, b) => a - b);
+    // Calls start at most 4 a second; arriving, they may bunch up by the network's jitter (< 100 ms).
     for (const start of starts) {
-      expect(starts.filter((at) => at >= start && at < start + 1000).length).toBeLessThanOrEqual(4);
+      expect(starts.filter((at) => at >= start && at < start + 900).length).toBeLessThanOrEqual(4);
     }
     expect(starts.at(-1)! - starts[0]!).toBeGreaterThanOrEqual(1900);
   });

@@ -1,10 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSort, EventStatus, ParsedEventInput, TeamLimits } from '@webhook-scheduler/contract';
 import { newEventId } from '@webhook-scheduler/scheduler';
-import { BadRequestError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
-import { quotaRefusal, requestSizeIssues } from '../limits/limits.rules.js';
+import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
+import { requestSizeIssues } from '../limits/limits.rules.js';
+import { pendingQuotaOf, withinQuotas } from '../limits/quota-at-commit.js';
 import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
 import { assertPageInRange } from '../shared/page.js';
+import { askForPendingQuota } from '../shared/quota-check.js';
+import { requestBytes } from '../shared/request-bytes.js';
 import type { Scheduling } from '../shared/scheduling.js';
 import {
   type Refusal,
@@ -18,9 +21,9 @@ import { type EventDefinition, deleteEventAndRetries, updateEventDefinition } fr
 import type { EventRow } from './store/event-row.js';
 import {
   countEvents,
-  countPendingApiEvents,
   findAttempts,
   findEvent,
+  pendingBytesOf,
   STREAM_CHUNK,
   pageOfEventsInChunks,
 } from './store/event-queries.js';
@@ -103,8 +106,7 @@ export interface EventWriteDeps {
 
 /**
  * Schedules an event: one statement, or a transaction with its second's timer job when it needs
- * one. The statement checks the pending-events quota against its exact counter; concurrent creates
- * of one team may pass it together, so the limit can be exceeded by at most the requests in flight.
+ * one. Its commit checks the team's pending quotas, exactly (shared/quota-check.ts).
  */
 export async function createEvent(
   em: EntityManager,
@@ -120,7 +122,7 @@ export async function createEvent(
   return row;
 }
 
-/** Inserts manual pending events, all or none: none when they would pass the team's quota. */
+/** Inserts manual pending events, all or none: none when they would pass the team's quotas. */
 async function insertWithinQuota(
   em: EntityManager,
   teamId: string,
@@ -129,11 +131,10 @@ async function insertWithinQuota(
   scheduling: Scheduling,
   limits: TeamLimits,
 ): Promise<EventRow[]> {
-  const quota = { teamId, limit: limits.max_pending_events };
-  const rows = await insertPendingEvents(em, scheduling.timers, events, now, { returnRows: true, quota });
-  if (rows.length === 0) {
-    throw pendingQuotaError(quota.limit, await countPendingApiEvents(em, teamId), events.length);
-  }
+  const quota = pendingQuotaOf(teamId, limits);
+  const rows = await withinQuotas(em, (writer) =>
+    insertPendingEvents(writer, scheduling.timers, events, now, { returnRows: true, quota }),
+  );
   if (rows.length !== events.length) throw new Error('insert returned fewer rows than events');
   return rows;
 }
@@ -161,39 +162,43 @@ export async function createEvents(
   return insertWithinQuota(em, teamId, events, now, scheduling, limits);
 }
 
-function pendingQuotaError(limit: number, current: number, adding: number): QuotaExceededError {
-  const refusal = quotaRefusal('pending_events', limit, current);
-  if (refusal) return new QuotaExceededError(refusal.message, refusal.details);
-  return new QuotaExceededError(
-    `Quota exceeded: the team has ${current} pending events, its limit is ${limit}, and this batch adds ${adding}`,
-    { quota: 'pending_events', limit, current },
-  );
-}
-
-/** Schedules, due now, a new event with the definition of a finished one (`replay_of` = its id). */
+/**
+ * Schedules, due now, a new event with the definition of a finished one (`replay_of` = its id).
+ * The source is held (`for key share`) until the replay commits, so a concurrent delete of it is
+ * waited for and answered 404 instead of failing the insert.
+ */
 export async function replayEvent(
   em: EntityManager,
   teamId: string,
   id: string,
   now: Date,
-  { scheduling, limits }: EventWriteDeps,
+  { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
-  const source = await getEvent(em, teamId, id);
-  refuse(replayRefusal(source));
-  const replay: PendingEvent = {
-    ...manualEvent(teamId, {
-      webhookUrl: source.webhook_url,
-      scheduledAt: now,
-      method: source.method,
-      headers: source.headers,
-      payload: source.payload,
-      retryConfig: source.retry_config,
+  const quota = pendingQuotaOf(teamId, await source.forTeam(teamId));
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
+      const found = await findEvent(tx, teamId, id, { lock: 'key share' });
+      if (!found) throw new NotFoundError('Event');
+      refuse(replayRefusal(found));
+      const replay: PendingEvent = {
+        ...manualEvent(teamId, {
+          webhookUrl: found.webhook_url,
+          scheduledAt: now,
+          method: found.method,
+          headers: found.headers,
+          payload: found.payload,
+          retryConfig: found.retry_config,
+        }),
+        replayOf: found.id,
+      };
+      const [row] = await insertPendingEvents(tx, scheduling.timers, [replay], now, {
+        returnRows: true,
+        quota,
+      });
+      if (!row) throw new Error('insert returned no row');
+      return row;
     }),
-    replayOf: source.id,
-  };
-  const [row] = await insertWithinQuota(em, teamId, [replay], now, scheduling, await limits.forTeam(teamId));
-  if (!row) throw new Error('insert returned no row');
-  return row;
+  );
 }
 
 export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<EventRow> {
@@ -204,7 +209,8 @@ export async function getEvent(em: EntityManager, teamId: string, id: string): P
 
 /**
  * Replaces a pending event. The row is locked for the check and the write, so the scheduler cannot
- * claim it in between: after this commits, only the new definition can fire.
+ * claim it in between: after this commits, only the new definition can fire. A larger request than
+ * before counts against the team's pending bytes, checked at commit.
  */
 export async function replaceEvent(
   em: EntityManager,
@@ -212,21 +218,28 @@ export async function replaceEvent(
   id: string,
   input: ParsedEventInput,
   now: Date,
-  { scheduling, limits }: EventWriteDeps,
+  { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
-  const changes = definition(input, await limits.forTeam(teamId), now);
-  return em.transactional(async (tx) => {
-    const found = await findEvent(tx, teamId, id, { forUpdate: true });
-    if (!found) throw new NotFoundError('Event');
-    refuse(updateRefusal(stateOf(found)));
-    return updateEventDefinition(tx, scheduling.timers, id, { ...changes, now });
-  });
+  const limits = await source.forTeam(teamId);
+  const changes = definition(input, limits, now);
+  return withinQuotas(em, (writer) =>
+    writer.transactional(async (tx) => {
+      const found = await findEvent(tx, teamId, id, { lock: 'update' });
+      if (!found) throw new NotFoundError('Event');
+      refuse(updateRefusal(stateOf(found)));
+      const held = await pendingBytesOf(tx, id);
+      const grows = held.counted ? requestBytes(changes) - held.bytes : 0;
+      if (grows > 0)
+        await askForPendingQuota(tx, pendingQuotaOf(teamId, limits), { events: 0, bytes: grows });
+      return updateEventDefinition(tx, scheduling.timers, id, { ...changes, now });
+    }),
+  );
 }
 
 /** Deletes a manual original event and its retry attempts. */
 export async function deleteEvent(em: EntityManager, teamId: string, id: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const found = await findEvent(tx, teamId, id, { forUpdate: true });
+    const found = await findEvent(tx, teamId, id, { lock: 'update' });
     if (!found) throw new NotFoundError('Event');
     refuse(deleteRefusal(stateOf(found)));
     await deleteEventAndRetries(tx, id);

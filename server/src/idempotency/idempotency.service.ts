@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../shared/raw-query.js';
-import { AppError } from '../errors.js';
+import { AppError, QuotaExceededError } from '../errors.js';
+import { withinQuotas } from '../limits/quota-at-commit.js';
 import { IDEMPOTENCY_TTL_MS, isRemembered, lockIdOf } from './idempotency.rules.js';
 
 /** What a route answers: its status and body. */
@@ -42,24 +43,55 @@ export async function runOnce<Body>(
 ): Promise<Handled<Body>> {
   const { key } = request;
   if (key === undefined) return { ...(await work(em)), replayed: false };
-  return em.transactional(async (tx): Promise<Handled<Body>> => {
-    const [lock] = await rawQuery<{ locked: boolean }>(
-      tx,
-      'select pg_try_advisory_xact_lock($1::bigint) as locked',
-      [lockIdOf(request.teamId, key)],
+  try {
+    return await withinQuotas(em, (writer) =>
+      writer.transactional(async (tx): Promise<Handled<Body>> => {
+        if (!(await lockKey(tx, request, key))) {
+          throw new AppError(
+            'IDEMPOTENCY_KEY_IN_USE',
+            'A request with this Idempotency-Key is still being handled; retry once it has finished',
+          );
+        }
+        const seen = await findAnswer(tx, request.teamId, key, request.now);
+        if (seen) return replay<Body>(seen, request.fingerprint);
+        const answer = await attempt(tx, work);
+        await remember(tx, request, key, answer);
+        return { ...answer, replayed: false };
+      }),
     );
-    if (!lock?.locked) {
-      throw new AppError(
-        'IDEMPOTENCY_KEY_IN_USE',
-        'A request with this Idempotency-Key is still being handled; retry once it has finished',
-      );
-    }
-    const seen = await findAnswer(tx, request.teamId, key, request.now);
-    if (seen) return replay<Body>(seen, request.fingerprint);
-    const answer = await attempt(tx, work);
+  } catch (error) {
+    if (!(error instanceof QuotaExceededError)) throw error;
+    return rememberRefusal<Body>(em, request, key, error);
+  }
+}
+
+async function lockKey(tx: EntityManager, request: KeyedRequest, key: string): Promise<boolean> {
+  const [lock] = await rawQuery<{ locked: boolean }>(
+    tx,
+    'select pg_try_advisory_xact_lock($1::bigint) as locked',
+    [lockIdOf(request.teamId, key)],
+  );
+  return lock?.locked === true;
+}
+
+/**
+ * Team quotas are checked as the transaction commits (limits/quota-at-commit.ts), after the answer
+ * was recorded in it, so a refusal rolled the record back with the work: the 403 is recorded on its
+ * own, unless another request with the key holds it or has answered meanwhile.
+ */
+async function rememberRefusal<Body>(
+  em: EntityManager,
+  request: KeyedRequest,
+  key: string,
+  error: QuotaExceededError,
+): Promise<Handled<Body>> {
+  const answer = { status: error.status, body: error.toBody() as Body };
+  await em.transactional(async (tx) => {
+    if (!(await lockKey(tx, request, key))) return;
+    if (await findAnswer(tx, request.teamId, key, request.now)) return;
     await remember(tx, request, key, answer);
-    return { ...answer, replayed: false };
   });
+  return { ...answer, replayed: false, error };
 }
 
 async function findAnswer(

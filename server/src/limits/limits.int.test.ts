@@ -1,8 +1,8 @@
-import { QuotaExceededDetails } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodies, expectBody, expectError, expectValidationError } from '../../test/expect.js';
 import { cronBody, eventBody, makeEvent, makeEvents } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
+import { expectQuota, payloadOf, teamWithLimits } from '../../test/limits.js';
 import { as, signUp } from '../../test/sessions.js';
 import { loadConfig } from '../config.js';
 import type { LimitOverrides } from './team-limits.rules.js';
@@ -18,23 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function teamWith(overrides: LimitOverrides): Promise<TestTeam> {
-  const team = await app.createTeam();
-  await setTeamLimits(app.orm.em.fork(), team.teamId, overrides, new Date());
-  return team;
-}
+const teamWith = (overrides: LimitOverrides) => teamWithLimits(app, overrides);
 
 const post = (team: TestTeam, path: string, body: unknown) =>
   app.request('POST', path, { key: team.key, body });
-
-/** A JSON string payload of exactly `bytes` bytes as compact JSON (its two quotes included). */
-const payloadOf = (bytes: number) => 'x'.repeat(bytes - 2);
-
-function expectQuota(response: Awaited<ReturnType<TestApp['request']>>, details: QuotaExceededDetails) {
-  const error = expectError(response, 403, 'QUOTA_EXCEEDED');
-  expect(QuotaExceededDetails.strict().parse(error.details)).toEqual(details);
-  return error;
-}
 
 describe('the payload limit (64 KiB by default)', () => {
   it.each([
@@ -274,7 +261,7 @@ describe('the dashboard’s team limits', () => {
       data: {
         // The test app's rate limit is set out of reach of the other tests.
         limits: { ...DEFAULTS, requests_per_second: 100_000, request_burst: 100_000, max_active_crons: 4 },
-        usage: { active_crons: 1, pending_events: 0, api_keys: 0 },
+        usage: { active_crons: 1, pending_events: 0, pending_bytes: 0, api_keys: 0 },
       },
     });
     expectError(await app.request('GET', path, as(stranger)), 404, 'NOT_FOUND');

@@ -105,6 +105,20 @@ describe('quotaRefusal', () => {
   ] as const)('says what the %s quota counts, and whose it is', (quota, message) => {
     expect(quotaRefusal(quota, 100, 100)?.message).toBe(message);
   });
+
+  it('refuses what would pass the limit, and says what the request adds', () => {
+    expect(quotaRefusal('pending_events', 10, 7, 3)).toBeUndefined();
+    const refused = quotaRefusal('pending_events', 10, 8, 3);
+    expect(refused).toEqual({
+      message:
+        'Quota exceeded: the team has 8 pending events created through the API, its limit is 10, and this request adds 3',
+      details: { quota: 'pending_events', limit: 10, current: 8 },
+    });
+    expect(quotaRefusal('pending_bytes', 1000, 900, 101)?.message).toBe(
+      'Quota exceeded: the team has 900 bytes of payloads and headers in its pending events, its limit is 1000, and this request adds 101',
+    );
+    expect(quotaRefusal('pending_bytes', 1000, 900, 100)).toBeUndefined();
+  });
 });
 
 describe('parseLimitSettings', () => {
@@ -129,6 +143,17 @@ describe('parseLimitSettings', () => {
     expect(parseLimitSettings(['max_api_keys=3']).overrides).toEqual({ max_api_keys: 3 });
   });
 
+  it('reads a byte count above 2 GiB for max_pending_bytes, and refuses 0 or a fraction', () => {
+    expect(parseLimitSettings(['max_pending_bytes=5368709120']).overrides).toEqual({
+      max_pending_bytes: 5 * 1024 ** 3,
+    });
+    const { problems } = parseLimitSettings(['max_pending_bytes=0', 'max_pending_bytes=1.5']);
+    expect(problems).toEqual([
+      expect.stringMatching(/^max_pending_bytes: must be a whole number of bytes/),
+      expect.stringMatching(/^max_pending_bytes: must be a whole number of bytes/),
+    ]);
+  });
+
   it('names every bad setting', () => {
     const { problems } = parseLimitSettings([
       'max_crons=5',
@@ -150,11 +175,13 @@ describe('effectiveLimits', () => {
       ...defaults,
       max_active_crons: 5,
     });
+    expect(loadConfig({ MAX_PENDING_BYTES: '5368709120' }).teamLimits.max_pending_bytes).toBe(5 * 1024 ** 3);
     expect(defaults).toEqual({
       max_payload_bytes: 65_536,
       max_headers_bytes: 16_384,
       max_active_crons: 1000,
       max_pending_events: 1_000_000,
+      max_pending_bytes: 1024 ** 3,
       min_cron_interval_ms: 1000,
       requests_per_second: 100,
       request_burst: 200,

@@ -1,20 +1,8 @@
 import type { QuotaName, TeamLimits, ValidationIssue } from '@webhook-scheduler/contract';
 import { nextOccurrences } from '@webhook-scheduler/scheduler';
+import { headersBytes, payloadBytes } from '../shared/request-bytes.js';
 
-/** The size of a payload as the limit counts it: its compact JSON text in UTF-8 bytes (null is none). */
-export function payloadBytes(payload: unknown): number {
-  if (payload === null || payload === undefined) return 0;
-  return Buffer.byteLength(JSON.stringify(payload), 'utf8');
-}
-
-/** The size of custom headers as the limit counts it: every name and value, in UTF-8 bytes. */
-export function headersBytes(headers: Record<string, string> | null): number {
-  if (!headers) return 0;
-  let total = 0;
-  for (const [name, value] of Object.entries(headers))
-    total += Buffer.byteLength(name) + Buffer.byteLength(value);
-  return total;
-}
+export { headersBytes, payloadBytes };
 
 /** The payload and headers of a webhook within the team's limits, or the fields that are not. */
 export function requestSizeIssues(
@@ -96,18 +84,33 @@ export interface QuotaRefusal {
 const QUOTA_WORDING: Record<QuotaName, string> = {
   active_crons: 'active crons',
   pending_events: 'pending events created through the API',
+  pending_bytes: 'bytes of payloads and headers in its pending events',
   api_keys: 'active API keys',
   pending_invites: 'pending invites',
   teams: 'teams',
 };
 
-/** Refuses one more when `current` has reached `limit`. */
-export function quotaRefusal(quota: QuotaName, limit: number, current: number): QuotaRefusal | undefined {
-  if (current < limit) return undefined;
+/** What the client is told when a request adding `adding` would take a quota past its limit. */
+export function refusalOf(quota: QuotaName, limit: number, current: number, adding: number): QuotaRefusal {
   // Every quota is a team's but the one on how many teams a user belongs to.
   const holder = quota === 'teams' ? 'the user belongs to' : 'the team has';
+  const has = `Quota exceeded: ${holder} ${current} ${QUOTA_WORDING[quota]}`;
   return {
-    message: `Quota exceeded: ${holder} ${current} ${QUOTA_WORDING[quota]} and its limit is ${limit}`,
+    message:
+      adding === 1 && quota !== 'pending_bytes'
+        ? `${has} and its limit is ${limit}`
+        : `${has}, its limit is ${limit}, and this request adds ${adding}`,
     details: { quota, limit, current },
   };
+}
+
+/** Refuses adding `adding` (one by default) when `current` plus it would pass `limit`. */
+export function quotaRefusal(
+  quota: QuotaName,
+  limit: number,
+  current: number,
+  adding = 1,
+): QuotaRefusal | undefined {
+  if (current + adding <= limit) return undefined;
+  return refusalOf(quota, limit, current, adding);
 }

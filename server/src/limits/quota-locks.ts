@@ -12,12 +12,17 @@ import { rawQuery } from '../shared/raw-query.js';
  * transaction takes; after it the transaction only counts and writes rows nobody else locks.
  */
 const LockClass = { TeamQuotas: 1, UserMemberships: 2 } as const;
+// Class 3 is taken in SQL only, at commit: the slots of a team's pending quotas (migration
+// exact_quotas), so that commits far from the limits need not wait for one another.
 
 async function lock(tx: EntityManager, kind: number, id: string): Promise<void> {
   await rawQuery(tx, 'select pg_advisory_xact_lock($1::int, hashtext($2::text))', [kind, id]);
 }
 
-/** Serializes the quota checks of one team (pending events and bytes, active crons, API keys). */
+/**
+ * Serializes the quota checks of one team (active crons, API keys; its pending events and bytes
+ * are checked under slots of class 3, all of them taken near the limits).
+ */
 export function lockTeamQuotas(tx: EntityManager, teamId: string): Promise<void> {
   return lock(tx, LockClass.TeamQuotas, teamId);
 }

@@ -4,18 +4,21 @@ import { parseDurationMs } from '../config.js';
 /** A team's own limits: a number overrides the default, null (or absent) keeps it. */
 export type LimitOverrides = { [K in keyof TeamLimits]?: number | null };
 
+type LimitKind = 'count' | 'bytes' | 'interval' | 'retention';
+
 /** The limits as the CLI names them (`--set name=value`), and the field each one sets. */
 export const SETTABLE_LIMITS = {
   max_payload_bytes: { field: 'max_payload_bytes', kind: 'count' },
   max_headers_bytes: { field: 'max_headers_bytes', kind: 'count' },
   max_active_crons: { field: 'max_active_crons', kind: 'count' },
   max_pending_events: { field: 'max_pending_events', kind: 'count' },
+  max_pending_bytes: { field: 'max_pending_bytes', kind: 'bytes' },
   min_cron_interval: { field: 'min_cron_interval_ms', kind: 'interval' },
   requests_per_second: { field: 'requests_per_second', kind: 'count' },
   request_burst: { field: 'request_burst', kind: 'count' },
   event_retention: { field: 'event_retention_ms', kind: 'retention' },
   max_api_keys: { field: 'max_api_keys', kind: 'count' },
-} as const satisfies Record<string, { field: keyof TeamLimits; kind: 'count' | 'interval' | 'retention' }>;
+} as const satisfies Record<string, { field: keyof TeamLimits; kind: LimitKind }>;
 
 const INT32_MAX = 2_147_483_647;
 
@@ -29,7 +32,13 @@ export function effectiveLimits(defaults: TeamLimits, overrides: LimitOverrides)
   return limits;
 }
 
-function parseValue(kind: 'count' | 'interval' | 'retention', value: string): number | string {
+function parseValue(kind: LimitKind, value: string): number | string {
+  // A byte count may pass 2 GiB (the column is a bigint).
+  if (kind === 'bytes') {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value)))
+      return `must be a whole number of bytes from 1 to ${Number.MAX_SAFE_INTEGER}`;
+    return Number(value);
+  }
   if (kind === 'count') {
     if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > INT32_MAX)
       return `must be a whole number from 1 to ${INT32_MAX}`;

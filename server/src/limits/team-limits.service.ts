@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TeamLimits, TeamUsage } from '@webhook-scheduler/contract';
 import { rawQuery } from '../shared/raw-query.js';
 import { NotFoundError } from '../errors.js';
-import { countPendingApiEvents } from '../events/store/event-queries.js';
+import { pendingUsage } from '../events/store/event-queries.js';
 import { type LimitOverrides, effectiveLimits } from './team-limits.rules.js';
 
 const FIELDS = [
@@ -10,6 +10,7 @@ const FIELDS = [
   'max_headers_bytes',
   'max_active_crons',
   'max_pending_events',
+  'max_pending_bytes',
   'min_cron_interval_ms',
   'requests_per_second',
   'request_burst',
@@ -97,9 +98,11 @@ export async function countActiveApiKeys(em: EntityManager, teamId: string): Pro
 /** What the team uses now of its quotas. */
 export async function teamUsage(em: EntityManager, teamId: string): Promise<TeamUsage> {
   const activeCrons = await countActiveCrons(em, teamId);
+  const pending = await pendingUsage(em, teamId);
   return {
     active_crons: activeCrons,
-    pending_events: await countPendingApiEvents(em, teamId),
+    pending_events: pending.events,
+    pending_bytes: pending.bytes,
     api_keys: await countActiveApiKeys(em, teamId),
   };
 }

@@ -40,7 +40,7 @@ export interface paths {
         get: operations["getCron"];
         /**
          * Replace a cron
-         * @description Full replacement: omitted optional fields take their defaults. Deletes the cron’s pending events and generates new ones from the new definition. Switching an inactive cron on beyond the team’s limit of active crons is refused with 403 QUOTA_EXCEEDED.
+         * @description Full replacement: omitted optional fields take their defaults. When the schedule (cron_expression, timezone), the request (webhook_url, method, headers, payload, retry_config) or is_active changes, deletes the cron’s pending events and generates new ones from the new definition; otherwise its pending occurrences, retries and manual runs are left as they are. Switching an inactive cron on beyond the team’s limit of active crons is refused with 403 QUOTA_EXCEEDED.
          */
         put: operations["replaceCron"];
         post?: never;
@@ -53,7 +53,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a cron
-         * @description Partial update: fields left out keep their value, the others follow the rules of PUT. When anything changes, the cron’s pending events are replaced as on PUT (setting is_active to false deletes them; back to true resumes from the next occurrence).
+         * @description Partial update: fields left out keep their value, the others follow the rules of PUT. When the schedule, the request or is_active changes, the cron’s pending events are replaced as on PUT (setting is_active to false deletes them; back to true resumes from the next occurrence); a change of pause_after_failures alone leaves them as they are.
          */
         patch: operations["updateCron"];
         trace?: never;
@@ -69,7 +69,7 @@ export interface paths {
         put?: never;
         /**
          * Run a cron now
-         * @description Creates one event from the cron’s current definition, due now, with cron_id set. The schedule is not moved, and the event is delivered once even in the second of a scheduled occurrence. Allowed on an inactive cron too.
+         * @description Creates one event from the cron’s current definition, due now, with cron_id set. The schedule is not moved, and the event is delivered once even in the second of a scheduled occurrence. Allowed on an inactive cron too. It counts against the team’s pending events and pending bytes like a created event: refused with 403 QUOTA_EXCEEDED when either is full.
          */
         post: operations["triggerCron"];
         delete?: never;
@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule an event
-         * @description Schedules a one-time webhook call at scheduled_at. Refused with 403 QUOTA_EXCEEDED when the team already has its limit of pending events created through the API (1,000,000 by default), and with 400 VALIDATION_ERROR for a payload over 64 KiB as JSON or headers over 16 KiB together.
+         * @description Schedules a one-time webhook call at scheduled_at. Refused with 403 QUOTA_EXCEEDED when the team already has its limit of pending events (1,000,000 by default) or of their bytes (1 GiB of payloads and headers by default), and with 400 VALIDATION_ERROR for a payload over 64 KiB as JSON or headers over 16 KiB together.
          */
         post: operations["createEvent"];
         delete?: never;
@@ -113,7 +113,7 @@ export interface paths {
         put?: never;
         /**
          * Schedule events in a batch
-         * @description Schedules 1 to 1,000 events in one transaction: all are created, in the order given, or none (400 VALIDATION_ERROR whose paths start with ["events", index]).
+         * @description Schedules 1 to 1,000 events in one transaction: all are created, in the order given, or none (400 VALIDATION_ERROR whose paths start with ["events", index]; 403 QUOTA_EXCEEDED when they would take the team past its pending events or pending bytes).
          */
         post: operations["createEvents"];
         delete?: never;
@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an event
-         * @description Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus).
+         * @description Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus). It counts against the team’s pending events and pending bytes like a created event (403 QUOTA_EXCEEDED when either is full).
          */
         post: operations["replayEvent"];
         delete?: never;
@@ -156,7 +156,7 @@ export interface paths {
         get: operations["getEvent"];
         /**
          * Replace a pending event
-         * @description Full replacement: omitted optional fields take their defaults. Only a pending event can be updated (otherwise 400 BAD_REQUEST with details.currentStatus).
+         * @description Full replacement: omitted optional fields take their defaults. Only a pending event can be updated (otherwise 400 BAD_REQUEST with details.currentStatus). A larger payload or headers than before count against the team’s pending bytes (403 QUOTA_EXCEEDED when that would take it past its limit).
          */
         put: operations["replaceEvent"];
         post?: never;
@@ -2082,6 +2082,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description QUOTA_EXCEEDED: the team has used up a quota (details: quota, limit, current) */
+            403: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "QUOTA_EXCEEDED",
+                     *         "message": "Quota exceeded: the team has 1000000 pending events created through the API and its limit is 1000000",
+                     *         "details": {
+                     *           "quota": "pending_events",
+                     *           "limit": 1000000,
+                     *           "current": 1000000
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource in the caller’s team */
             404: {
                 headers: {
@@ -3171,6 +3199,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description QUOTA_EXCEEDED: the team has used up a quota (details: quota, limit, current) */
+            403: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "QUOTA_EXCEEDED",
+                     *         "message": "Quota exceeded: the team has 1073740824 bytes of payloads and headers in its pending events, its limit is 1073741824, and this request adds 2048",
+                     *         "details": {
+                     *           "quota": "pending_bytes",
+                     *           "limit": 1073741824,
+                     *           "current": 1073740824
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
             /** @description NOT_FOUND: no such resource in the caller’s team */
             404: {
                 headers: {
@@ -3599,6 +3655,34 @@ export interface operations {
                      *       "error": {
                      *         "code": "UNAUTHORIZED",
                      *         "message": "Unauthorized. Invalid or missing API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the team has used up a quota (details: quota, limit, current) */
+            403: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "QUOTA_EXCEEDED",
+                     *         "message": "Quota exceeded: the team has 1073740824 bytes of payloads and headers in its pending events, its limit is 1073741824, and this request adds 1500",
+                     *         "details": {
+                     *           "quota": "pending_bytes",
+                     *           "limit": 1073741824,
+                     *           "current": 1073740824
+                     *         }
                      *       }
                      *     }
                      */

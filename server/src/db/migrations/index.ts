@@ -14,8 +14,9 @@ import { Migration20261125030000_event_queue } from './Migration20261125030000_e
 import { Migration20261126000000_event_origins } from './Migration20261126000000_event_origins.js';
 import { Migration20261126010000_status_schedule_index } from './Migration20261126010000_status_schedule_index.js';
 import { Migration20261126020000_event_counts } from './Migration20261126020000_event_counts.js';
-import { Migration20261126300000_destinations } from './Migration20261126300000_destinations.js';
+import { Migration20261126100000_exact_quotas } from './Migration20261126100000_exact_quotas.js';
 import { Migration20261126100000_invites_and_resets } from './Migration20261126100000_invites_and_resets.js';
+import { Migration20261126300000_destinations } from './Migration20261126300000_destinations.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
 import { Migration20261125010000_foreign_key_indexes } from './Migration20261125010000_foreign_key_indexes.js';
 import { Migration20261125000000_event_destination } from './Migration20261125000000_event_destination.js';
@@ -82,6 +83,7 @@ export const migrations: MigrationObject[] = [
     class: Migration20261126010000_status_schedule_index,
   },
   { name: 'Migration20261126020000_event_counts', class: Migration20261126020000_event_counts },
+  { name: 'Migration20261126100000_exact_quotas', class: Migration20261126100000_exact_quotas },
   {
     name: 'Migration20261126100000_invites_and_resets',
     class: Migration20261126100000_invites_and_resets,

@@ -42,18 +42,27 @@ const LEASE_STILL_HELD = `q.event_id = any(array(select id from input)) and q.ev
 // The end of a delivery: an original that needs no retry, or a retry that settles its original.
 // For a cron's occurrence (not a manual run) the same statement keeps the cron's health: the
 // failure streak, the last run, and the pause once the streak reaches pause_after_failures. The
-// cron row is locked first, so two scheduler processes count one after the other and only the one
-// whose count crosses the threshold pauses it (and alerts).
+// cron rows are locked first, before any queue or event row (the order of docs/guides/operations.md,
+// "Locks", which cron writes follow too), so two scheduler processes count one after the other and
+// only the one whose count crosses the threshold pauses it (and alerts).
 const RECORD = `with input as (
     select * from jsonb_to_recordset($1::jsonb) as i(
       id uuid, lease_token uuid, status text, executed_at timestamptz, response_status int,
       response_headers jsonb, response_body text, response_duration int, response_error text,
       original_id uuid, original_status text)
+  ), cron_locks as (
+    -- Manual runs' crons too: a retry of one refers to its cron (for key share) further on.
+    select c.id from crons c
+    where c.id = any(array(
+      select e.cron_id from events e where e.id = any(array(select id from input)) and e.cron_id is not null))
+    order by c.id
+    for no key update of c
   ), dequeued as (
     -- The lease is checked on the queue row, which the delete locks: an outcome whose lease was
-    -- taken over meanwhile records nothing.
+    -- taken over meanwhile records nothing. The count is a one-time condition, evaluated before the
+    -- delete reads a row: the crons are locked by then.
     delete from event_queue q using input i
-    where ${LEASE_STILL_HELD}
+    where ${LEASE_STILL_HELD} and (select count(*) from cron_locks) >= 0
     returning q.event_id, q.claim_count
   ), recorded as (
     update events e
@@ -97,7 +106,7 @@ const RECORD = `with input as (
     select c.id, c.is_active, c.pause_after_failures,
            case when s.last_success is null then c.consecutive_failures + s.failures else s.failures end as streak
     from crons c join streaks s on s.cron_id = c.id
-    for update of c
+    for no key update of c
   ), counted as (
     update crons c
     set consecutive_failures = l.streak, last_status = s.last_status,
@@ -116,18 +125,18 @@ const RECORD = `with input as (
          case when r.id = r.original_id then true
               else coalesce((select o.status in ('pending', 'processing') from events o where o.id = r.original_id), false)
          end as open,
-         null::uuid as team_id, null::text as alert_url, null::jsonb as subject
+         r.triggered, null::uuid as team_id, null::text as alert_url, null::jsonb as subject
   from recorded r
   union all
   -- An alert never alerts about itself.
-  select 'event.failed', f.id, false, f.team_id, t.alert_url,
+  select 'event.failed', f.id, false, null, f.team_id, t.alert_url,
          jsonb_build_object('event_id', f.id, 'cron_id', f.cron_id, 'webhook_url', f.webhook_url,
            'scheduled_at', f.scheduled_at, 'response_status', f.response_status,
            'response_error', f.response_error)
   from finals f join teams t on t.id = f.team_id
   where f.final_status = 'failed' and not f.alert and t.alert_url is not null
   union all
-  select 'cron.paused', c.id, false, c.team_id, t.alert_url,
+  select 'cron.paused', c.id, false, null, c.team_id, t.alert_url,
          jsonb_build_object('cron_id', c.id, 'webhook_url', c.webhook_url, 'consecutive_failures', c.streak,
            'paused_reason', 'failures')
   from counted c join teams t on t.id = c.team_id
@@ -137,6 +146,8 @@ interface RecordRow {
   kind: 'recorded' | 'event.failed' | 'cron.paused';
   id: string;
   open: boolean;
+  /** Of a recorded attempt: it belongs to a manual run of a cron, and so will its retry. */
+  triggered: boolean | null;
   team_id: string | null;
   alert_url: string | null;
   subject: Record<string, unknown> | null;
@@ -166,7 +177,8 @@ function alertEvent(row: RecordRow, now: Date): PendingEvent[] {
   ];
 }
 
-const retryEvent = (retry: RetryAttempt): PendingEvent => ({
+// A manual run's retries are marked like it: the team's pending quotas count them, as its own.
+const retryEvent = (retry: RetryAttempt, triggered: boolean): PendingEvent => ({
   id: retry.id,
   teamId: retry.teamId,
   cronId: retry.cronId,
@@ -178,6 +190,7 @@ const retryEvent = (retry: RetryAttempt): PendingEvent => ({
   headers: retry.headers,
   payload: retry.payload,
   retryConfig: retry.retryConfig,
+  triggered,
 });
 
 /**
@@ -206,10 +219,11 @@ export async function recordOutcomes(
   return em.transactional(async (tx) => {
     const rows = await rawQuery<RecordRow>(tx, RECORD, params);
     const recorded = rows.filter((row) => row.kind === 'recorded');
-    const open = new Set(recorded.filter((row) => row.open).map((row) => row.id));
-    const retries = records.flatMap((record) =>
-      record.retry && open.has(record.id) ? [retryEvent(record.retry)] : [],
-    );
+    const open = new Map(recorded.filter((row) => row.open).map((row) => [row.id, row.triggered === true]));
+    const retries = records.flatMap((record) => {
+      const triggered = open.get(record.id);
+      return record.retry && triggered !== undefined ? [retryEvent(record.retry, triggered)] : [];
+    });
     const now = new Date();
     for (const paused of rows.filter((row) => row.kind === 'cron.paused')) {
       await dropPendingEventsOfCron(tx, paused.id, now);

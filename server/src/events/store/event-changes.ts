@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import { type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
+import { requestBytes } from '../../shared/request-bytes.js';
 import { type EventRow, eventColumns, jsonParam } from './event-row.js';
 
 /** What a client defines of an event. */
@@ -30,7 +31,7 @@ export async function updateEventDefinition(
        -- A new time or destination: held back again only if its destination still cannot take it.
        update event_queue set scheduled_at = $3, destination = $9, parked_until = null where event_id = $1)
      update events set webhook_url = $2, destination = $9, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
-                       retry_config = $7::jsonb, updated_at = $8
+                       retry_config = $7::jsonb, request_bytes = $10, updated_at = $8
      where id = $1 returning ${eventColumns()}`,
     [
       id,
@@ -42,6 +43,7 @@ export async function updateEventDefinition(
       jsonParam(event.retryConfig),
       event.now,
       webhookOrigin(event.webhookUrl),
+      requestBytes(event),
     ],
   );
   if (!row) throw new Error('update returned no row');
@@ -62,7 +64,9 @@ export async function deleteEventsOfCron(tx: EntityManager, cronId: string): Pro
     'select 1 from event_queue where event_id in (select id from events where cron_id = $1) for update',
     [cronId],
   );
-  await rawQuery(tx, 'delete from events where cron_id = $1', [cronId]);
+  // Originals only, their retries by the cascade after them: the order retention deletes a chain
+  // in, so the two never hold one chain from both ends.
+  await rawQuery(tx, 'delete from events where cron_id = $1 and retry_of is null', [cronId]);
 }
 
 /**

@@ -9,16 +9,21 @@ import { type EventRow, IN_FLIGHT, eventColumns } from './event-row.js';
  * ~12,000/s (bench/README.md).
  */
 
+/**
+ * An event of the team. `lock: 'update'` holds it for a change (its queue row first, then its row:
+ * the order an outcome takes them in; a claim skips an event held here and one in progress is
+ * waited for, so the status read under both locks is the truth). `lock: 'key share'` only keeps
+ * it from being deleted while the caller's transaction inserts an event referring to it.
+ */
 export async function findEvent(
   em: EntityManager,
   teamId: string,
   id: string,
-  options: { forUpdate?: boolean } = {},
+  { lock }: { lock?: 'update' | 'key share' } = {},
 ): Promise<EventRow | undefined> {
   const select = `select ${eventColumns()} from events where id = $1 and team_id = $2`;
-  if (!options.forUpdate) return (await preparedQuery<EventRow>(em, select, [id, teamId]))[0];
-  // Its queue row first, then its row: the order an outcome takes them in. A claim skips an event
-  // held here and one in progress is waited for, so the status read under both locks is the truth.
+  if (!lock) return (await preparedQuery<EventRow>(em, select, [id, teamId]))[0];
+  if (lock === 'key share') return (await rawQuery<EventRow>(em, `${select} for key share`, [id, teamId]))[0];
   await rawQuery(
     em,
     `select 1 from event_queue q join events e on e.id = q.event_id
@@ -117,16 +122,34 @@ export async function findAttempts(
 }
 
 /**
- * The team's pending events created through the API (retries included), exact: kept by triggers
- * on every insert, delete and status change (migration team_limits), so no rows are counted.
+ * The team's own pending events (created, batched, replayed or run by hand, retries included; not
+ * a cron's schedule, not alerts) and their bytes, exact: kept by triggers on every insert, delete
+ * and change (migrations team_limits and exact_quotas), so no rows are counted.
  */
-export async function countPendingApiEvents(em: EntityManager, teamId: string): Promise<number> {
-  const [row] = await rawQuery<{ total: string | null }>(
+export async function pendingUsage(
+  em: EntityManager,
+  teamId: string,
+): Promise<{ events: number; bytes: number }> {
+  const [row] = await rawQuery<{ events: string | null; bytes: string | null }>(
     em,
-    'select sum(n) as total from pending_event_counts where team_id = $1',
+    'select sum(n) as events, sum(bytes) as bytes from pending_event_counts where team_id = $1',
     [teamId],
   );
-  return Number(row?.total ?? 0);
+  return { events: Number(row?.events ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+/** The bytes a pending event's request holds, and whether the team's pending quotas count them. */
+export async function pendingBytesOf(
+  em: EntityManager,
+  id: string,
+): Promise<{ bytes: number; counted: boolean }> {
+  const [row] = await rawQuery<{ bytes: number; counted: boolean }>(
+    em,
+    `select request_bytes as bytes, (status = 'pending' and (cron_id is null or triggered) and not alert) as counted
+     from events where id = $1`,
+    [id],
+  );
+  return { bytes: row?.bytes ?? 0, counted: row?.counted ?? false };
 }
 
 /** Rows read at once when a page is streamed: a page of up to 100 is one statement, as before. */

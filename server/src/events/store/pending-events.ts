@@ -2,7 +2,9 @@ import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresq
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import { type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { preparedQuery, rawQuery, sqlExecutor } from '../../shared/raw-query.js';
+import { requestBytes } from '../../shared/request-bytes.js';
 import { type EventRow, eventColumns } from './event-row.js';
+import { ASK_FOR_PENDING_QUOTA, type PendingQuota, pendingQuotaCheck } from '../../shared/quota-check.js';
 
 /** An event to schedule: from the API, a retry attempt, a cron occurrence — every pending event. */
 export interface PendingEvent {
@@ -28,19 +30,19 @@ export interface PendingEvent {
 
 const INSERT_ROWS = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
                                     status, webhook_url, destination, method, headers, payload, retry_config,
-                                    created_at, updated_at)
+                                    request_bytes, created_at, updated_at)
   select d.id, d.team_id, d.cron_id, d.retry_of, d.replay_of, d.triggered, d.alert, d.attempt, d.scheduled_at,
-         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, $2, $2
+         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, d.request_bytes, $2, $2
   from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, replay_of uuid,
        triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, destination text,
-       method text, headers jsonb, payload jsonb, retry_config jsonb)`;
+       method text, headers jsonb, payload jsonb, retry_config jsonb, request_bytes integer)`;
 // A cron occurrence that exists already (another process materialized it) is skipped.
 const ON_CONFLICT = `on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null and not triggered
   do nothing`;
 const INSERT = `${INSERT_ROWS} ${ON_CONFLICT}`;
-// Only while the team's manual pending events stay within the quota ($3 the team, $4 its limit).
-const INSERT_WITHIN_QUOTA = `${INSERT_ROWS}
-  where pending_events_within($3, jsonb_array_length($1), $4)
+// The same insert asking for the team's pending quotas to be checked when it commits ($3).
+const INSERT_WITHIN_QUOTA = `with quota as (select ${ASK_FOR_PENDING_QUOTA('$3')})
+  ${INSERT_ROWS}, quota
   ${ON_CONFLICT}`;
 
 function draft(event: PendingEvent) {
@@ -60,20 +62,16 @@ function draft(event: PendingEvent) {
     headers: event.headers,
     payload: event.payload,
     retry_config: event.retryConfig,
+    request_bytes: requestBytes(event),
   };
-}
-
-/** Inserts nothing when the team's manual pending events would pass `limit` (checked in the insert). */
-export interface PendingQuota {
-  teamId: string;
-  limit: number;
 }
 
 /**
  * The one way in for pending events: inserts them and, in the same transaction, the timer jobs of
  * the seconds they fall in (joining the caller's transaction, or opening one when a timer job is
- * needed). Returns the rows inserted, in the order given, when `returnRows` asks for them; none at
- * all when `quota` refused them.
+ * needed). Returns the rows inserted, in the order given, when `returnRows` asks for them. With
+ * `quota`, the commit of the transaction checks the team's pending quotas and fails when these
+ * events take it past one (shared/quota-check.ts).
  */
 export async function insertPendingEvents(
   em: EntityManager,
@@ -83,9 +81,10 @@ export async function insertPendingEvents(
   { returnRows = false, quota }: { returnRows?: boolean; quota?: PendingQuota } = {},
 ): Promise<EventRow[]> {
   if (events.length === 0) return [];
-  const drafts = JSON.stringify(events.map(draft));
+  const prepared = events.map(draft);
+  const drafts = JSON.stringify(prepared);
   const [statement, params] = quota
-    ? [INSERT_WITHIN_QUOTA, [drafts, now, quota.teamId, quota.limit]]
+    ? [INSERT_WITHIN_QUOTA, [drafts, now, pendingQuotaCheck(quota, prepared)]]
     : [INSERT, [drafts, now]];
   const sql = returnRows ? `${statement} returning ${eventColumns()}` : statement;
   const slots = timers.uncovered(

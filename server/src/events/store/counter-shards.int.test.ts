@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventBody } from '../../../test/factories.js';
+import { type TestApp, startTestApp } from '../../../test/harness.js';
+import { foldCounterShards } from './counter-shards.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+// Beyond Linux's largest process id: no session ever has it.
+const ENDED = 2_147_483_000;
+
+const rowsOf = (table: string, key: string, id: string) =>
+  app.sql<{ shard: number; n: number }>(
+    `select shard, n::int from ${table} where ${key} = $1 order by shard`,
+    [id],
+  );
+
+describe('foldCounterShards', () => {
+  it('folds the rows of ended sessions into shard 0 keeping the sums, keeps live ones, drops those of deleted owners', async () => {
+    const team = await app.createTeam();
+    for (let i = 0; i < 3; i++)
+      await app.request('POST', '/api/v1/events', { key: team.key, body: eventBody() });
+    const live = new pg.Client(app.db.connection);
+    await live.connect();
+    try {
+      const [{ pid } = { pid: 0 }] = (await live.query<{ pid: number }>('select pg_backend_pid() as pid'))
+        .rows;
+      const gone = randomUUID();
+      await app.sql(
+        `insert into event_totals (scope, shard, n) values ($1, $2, 5), ($1, $3, 7), ($4, $2, 9)`,
+        [team.teamId, ENDED, pid, gone],
+      );
+      await app.sql(
+        `insert into pending_event_counts (team_id, shard, n, bytes) values ($1, $2, 2, 50), ($3, $2, 1, 1)`,
+        [team.teamId, ENDED, gone],
+      );
+      // event_totals is kept for processes of the previous release (the lists read event_counts).
+      const total = async () =>
+        (
+          await app.sql<{ n: number }>('select sum(n)::int as n from event_totals where scope = $1', [
+            team.teamId,
+          ])
+        )[0]?.n;
+      const pending = () =>
+        app.sql<{ n: number; bytes: number }>(
+          'select sum(n)::int as n, sum(bytes)::int as bytes from pending_event_counts where team_id = $1',
+          [team.teamId],
+        );
+      const before = { total: await total(), pending: await pending() };
+      expect(before.total).toBe(3 + 5 + 7);
+
+      await foldCounterShards(app.orm.em.fork());
+
+      expect({ total: await total(), pending: await pending() }).toEqual(before);
+      // The app's own sessions are live too: their rows stay where they are.
+      const teamRows = await rowsOf('event_totals', 'scope', team.teamId);
+      expect(teamRows.find((row) => row.shard === ENDED)).toBeUndefined();
+      expect(teamRows.find((row) => row.shard === 0)?.n).toBe(5);
+      expect(teamRows.find((row) => row.shard === pid)?.n).toBe(7);
+      const pendingRows = await rowsOf('pending_event_counts', 'team_id', team.teamId);
+      expect(pendingRows.find((row) => row.shard === ENDED)).toBeUndefined();
+      expect(pendingRows.find((row) => row.shard === 0)?.n).toBe(2);
+      expect(await rowsOf('event_totals', 'scope', gone)).toEqual([]);
+      expect(await rowsOf('pending_event_counts', 'team_id', gone)).toEqual([]);
+    } finally {
+      await live.end();
+    }
+  });
+});
