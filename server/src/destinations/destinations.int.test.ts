@@ -116,13 +116,18 @@ describe('destinations', () => {
     await app.request('PATCH', path(receiver.url), { key: team.key, body: { paused: false } });
     const received = await receiver.waitFor(5);
     expect(received.map((request) => request.path)).toEqual([0, 1, 2, 3, 4].map((n) => `/paused?n=${n}`));
-    const after = await app.request('GET', path(receiver.url), { key: team.key });
+    // Outcomes are recorded in batches, just after the calls.
+    const after = await eventually(
+      () => app.request('GET', path(receiver.url), { key: team.key }),
+      (response) => response.body.data.calls_24h === 5,
+    );
     expect(after.body.data).toMatchObject({
       pending: 0,
-      calls_24h: 5,
+      in_flight: 0,
       failures_24h: 0,
       last_status: 'success',
     });
+    expect(after.body.data.last_response_status).toBe(200);
   });
 
   it('keeps at most max_in_flight of the team’s calls at once', async () => {
