@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { OwnerRegistry } from './liveness/owner-registry.js';
+import { OwnerRegistry, poolConnection } from './liveness/owner-registry.js';
 import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
 import type { EventStore, Sender } from './ports.js';
@@ -87,7 +87,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const leaseMs = options.webhookTimeoutMs + (options.leaseGraceMs ?? 30_000);
 
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
-  const owners = new OwnerRegistry(pool.options, options.name, logger);
+  const owners = new OwnerRegistry(poolConnection(pool), options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
   const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight);
   const backlog = new Wakeup(tuning.backlogEveryMs, tuning.backlogGatherMs);
