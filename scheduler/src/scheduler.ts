@@ -4,7 +4,7 @@ import type { Registry } from 'prom-client';
 import { OwnerRegistry, poolConnection } from './liveness/owner-registry.js';
 import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
-import type { EventStore, Sender } from './ports.js';
+import type { AttemptTracing, EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
 import { SLOT_JOB, type SlotJobData, slotEnd, slotStart } from './timer/slot-jobs.js';
 import { Capacity } from './worker/capacity.js';
@@ -65,6 +65,8 @@ export interface SchedulerOptions {
   missedToleranceMs: number;
   /** A claim lasts the webhook timeout plus this (default 30 s): long enough to record the outcome. */
   leaseGraceMs?: number;
+  /** Spans of the delivery attempts; none when tracing is off. */
+  tracing?: AttemptTracing | undefined;
   tuning?: Partial<SchedulerTuning>;
 }
 
@@ -105,6 +107,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     writer,
     metrics,
     logger,
+    tracing: options.tracing,
     options: {
       leaseMs,
       timeoutMs: options.webhookTimeoutMs,

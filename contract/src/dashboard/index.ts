@@ -4,12 +4,14 @@ import { insightsContract } from './insights.js';
 import { keysContract, signingSecretContract } from './keys.js';
 import { sessionContract } from './session.js';
 import { alertsContract, limitsContract, membersContract, teamsContract } from './teams.js';
+import { tracingContract } from './tracing.js';
 
 export * from './common.js';
 export * from './insights.js';
 export * from './keys.js';
 export * from './session.js';
 export * from './teams.js';
+export * from './tracing.js';
 
 const c = initContract();
 
@@ -40,6 +42,7 @@ export const dashboardContract = c.router(
     insights: insightsContract,
     limits: limitsContract,
     alerts: alertsContract,
+    tracing: tracingContract,
   },
   { pathPrefix: '/api/dashboard', commonResponses: dashboardErrorResponses, strictStatusCodes: true },
 );

@@ -43,6 +43,7 @@ const FRESH = {
   headers: null,
   payload: null,
   retryConfig: null,
+  traceContext: null,
   executedAt: null,
   responseStatus: null,
   responseHeaders: null,
@@ -225,6 +226,8 @@ export class MemoryEventStore implements EventStore {
       claimCount: event.claimCount,
       signingSecrets: this.#secrets(event.teamId),
       destination: webhookDestination(event.webhookUrl),
+      traceContext: event.traceContext,
+      sendTraceparent: false,
     };
   }
 }

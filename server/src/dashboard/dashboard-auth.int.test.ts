@@ -17,6 +17,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'teams.create': { name: 'Acme' },
   'members.add': { email: 'someone@example.com' },
   'keys.create': { name: 'ci' },
+  'tracing.set': { send_traceparent: true },
 };
 const routes = collect(dashboardContract).filter(([name]) => !PUBLIC.includes(name));
 const changing = routes.filter(([, route]) => route.method !== 'GET');
@@ -58,6 +59,8 @@ it('walks every dashboard route but sign-up and sign-in', () => {
     'signingSecret.rotate',
     'teams.create',
     'teams.list',
+    'tracing.get',
+    'tracing.set',
   ]);
 });
 

@@ -11,6 +11,7 @@ import { Migration20261123000000_lease_owner } from './Migration20261123000000_l
 import { Migration20261123100000_fair_claims } from './Migration20261123100000_fair_claims.js';
 import { Migration20261123120000_event_expiry } from './Migration20261123120000_event_expiry.js';
 import { Migration20261125030000_event_queue } from './Migration20261125030000_event_queue.js';
+import { Migration20261126000000_trace_context } from './Migration20261126000000_trace_context.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
 import { Migration20261125010000_foreign_key_indexes } from './Migration20261125010000_foreign_key_indexes.js';
 import { Migration20261125000000_event_destination } from './Migration20261125000000_event_destination.js';
@@ -70,4 +71,5 @@ export const migrations: MigrationObject[] = [
     class: Migration20261125020000_pending_quota_function,
   },
   { name: 'Migration20261125030000_event_queue', class: Migration20261125030000_event_queue },
+  { name: 'Migration20261126000000_trace_context', class: Migration20261126000000_trace_context },
 ];
