@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg, { type ClientConfig } from 'pg';
 import type { Logger } from 'pino';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { rawQuery } from '../shared/raw-query.js';
 import { deleteExpiredChains } from './store/expiry.js';
 import { pauseAfterBatch, retentionCutoff } from './retention.rules.js';
@@ -71,6 +71,13 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
     help: 'Finished events (originals and their retries) deleted by retention',
     registers: [options.registry],
   });
+  // How far behind retention is: alerts compare it with time() (docs/monitoring). Only the process
+  // holding the lock completes passes; the others keep 0, so read it as the max over processes.
+  const completed = new Gauge({
+    name: 'events_retention_completed_timestamp_seconds',
+    help: 'When this process last completed a retention pass over every team (Unix time; 0: never)',
+    registers: [options.registry],
+  });
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -132,6 +139,7 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
       }
       if (total.rows > 0)
         logger.info({ chains: total.chains, events: total.rows }, 'retention deleted finished events');
+      if (!stopping && !held.lost) completed.set(now().getTime() / 1000);
       return total;
     } finally {
       // Closing the session releases the lock.
