@@ -1,9 +1,11 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Their own commands (vitest.infra.config.ts): minutes each, and a container engine.
+    exclude: [...configDefaults.exclude, 'test/infra/**'],
     globalSetup: ['./test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -36,6 +36,8 @@ function claimed(overrides: Partial<ClaimedAttempt> = {}): ClaimedAttempt {
     claimCount: 1,
     signingSecrets: ['whsec_a'],
     origin: 'https://example.com',
+    traceContext: null,
+    sendTraceparent: false,
     ...overrides,
   };
 }
@@ -102,9 +104,16 @@ describe('planRecord', () => {
         headers: { 'x-a': '1' },
         payload: { n: 1 },
         retryConfig: linear,
+        traceContext: null,
       });
     },
   );
+
+  it('gives a retry the trace context of the request that created its original', () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const record = planRecord(claimed({ traceContext: traceparent }), failed, () => 'new-id');
+    expect(record.retry?.traceContext).toBe(traceparent);
+  });
 
   it('copies the response of the call into the record', () => {
     expect(planRecord(claimed(), failed, () => 'new-id')).toMatchObject({

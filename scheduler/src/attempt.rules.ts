@@ -76,6 +76,7 @@ export function planRecord(
           headers: attempt.headers,
           payload: attempt.payload,
           retryConfig: attempt.retryConfig,
+          traceContext: attempt.traceContext,
         };
   const finalStatus = outcome.ok ? 'success' : 'failed';
   const isOriginal = attempt.attempt === 0;

@@ -6,6 +6,7 @@ export { newEventId } from './event-id.js';
 export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
 export type {
   AttemptRecord,
+  AttemptTracing,
   ClaimOptions,
   ClaimShares,
   ClaimedAttempt,

@@ -1,5 +1,7 @@
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 
+import type { WebhookOutcome } from './delivery/send.js';
+
 export type { Sender, WebhookOutcome, WebhookRequest } from './delivery/send.js';
 
 /** An event claimed for one delivery attempt, with the lease that guards every later write. */
@@ -23,6 +25,10 @@ export interface ClaimedAttempt {
   signingSecrets: string[];
   /** The origin the call connects to (`webhookOrigin`, stored with the event): destination limits count it. */
   origin: string;
+  /** The W3C `traceparent` of the API request that created the event, if it was traced. */
+  traceContext: string | null;
+  /** The team wants its receivers sent the attempt's `traceparent`. */
+  sendTraceparent: boolean;
 }
 
 /**
@@ -105,6 +111,23 @@ export interface RetryAttempt {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  /** The original's: every attempt of a delivery links to the trace that created it. */
+  traceContext: string | null;
+}
+
+/**
+ * Traces delivery attempts. Absent when tracing is off: the worker then does nothing for it, so the
+ * delivery path costs what it did without traces.
+ */
+export interface AttemptTracing {
+  /**
+   * Runs one attempt's call inside the attempt's span and ends the span with the outcome. `call`
+   * gets the headers to send for the trace (the attempt's `traceparent` when its team opted in).
+   */
+  around(
+    attempt: ClaimedAttempt,
+    call: (traceHeaders: Record<string, string> | undefined) => Promise<WebhookOutcome | undefined>,
+  ): Promise<WebhookOutcome | undefined>;
 }
 
 /** Storage the scheduler needs; the server implements it over PostgreSQL. */

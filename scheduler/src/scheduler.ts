@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { OwnerRegistry } from './liveness/owner-registry.js';
+import { OwnerRegistry, poolConnection } from './liveness/owner-registry.js';
 import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
-import type { EventStore, Sender } from './ports.js';
+import type { AttemptTracing, EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
 import { extendTimerHorizon } from './timer/horizon.js';
 import type { Timers } from './timer/timers.js';
@@ -72,6 +72,8 @@ export interface SchedulerOptions {
   missedToleranceMs: number;
   /** A claim lasts the webhook timeout plus this (default 30 s): long enough to record the outcome. */
   leaseGraceMs?: number;
+  /** Spans of the delivery attempts; none when tracing is off. */
+  tracing?: AttemptTracing | undefined;
   tuning?: Partial<SchedulerTuning>;
 }
 
@@ -94,7 +96,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const leaseMs = options.webhookTimeoutMs + (options.leaseGraceMs ?? 30_000);
 
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
-  const owners = new OwnerRegistry(pool.options, options.name, logger);
+  const owners = new OwnerRegistry(poolConnection(pool), options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
   const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight);
   const backlog = new Wakeup(tuning.backlogEveryMs, tuning.backlogGatherMs);
@@ -114,6 +116,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     writer,
     metrics,
     logger,
+    tracing: options.tracing,
     options: {
       leaseMs,
       timeoutMs: options.webhookTimeoutMs,

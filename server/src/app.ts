@@ -15,6 +15,7 @@ import { insightsRouter } from './dashboard/insights.router.js';
 import { invitesRouter } from './dashboard/invites.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
 import { sessionRouter } from './dashboard/session.router.js';
+import { tracingRouter } from './dashboard/tracing.router.js';
 import { spaRoutes } from './dashboard/spa.router.js';
 import { alertsRouter, limitsRouter, membersRouter, teamsRouter } from './dashboard/teams.router.js';
 import { batchRequestIssues, eventRequestIssues } from './events/event.rules.js';
@@ -56,6 +57,8 @@ export interface AppDeps extends RouteDeps {
   metrics?: MetricsAccess;
   /** Origins whose pages may call /api/v1; none turns CORS off. */
   corsOrigins: readonly string[];
+  /** One span per request when traces are exported; undefined adds nothing to a request. */
+  tracing?: express.RequestHandler | undefined;
 }
 
 const s = initServer();
@@ -96,6 +99,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy);
+  if (deps.tracing) app.use(deps.tracing);
   app.use(requestLog(deps.logger));
   // HSTS and upgrade-insecure-requests belong to the TLS-terminating proxy, not to a plain-HTTP service.
   app.use(helmet({ hsts: false, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
@@ -139,6 +143,7 @@ export function createApp(deps: AppDeps): Express {
       limits: limitsRouter(deps),
       alerts: alertsRouter(deps),
       invites: invitesRouter(deps),
+      tracing: tracingRouter(deps),
     },
     deps.now,
   );

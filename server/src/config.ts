@@ -3,6 +3,7 @@ import { parse } from 'pg-connection-string';
 import { allowedHostsProblem } from '@webhook-scheduler/scheduler';
 import type { SignUpMode, TeamLimits } from '@webhook-scheduler/contract';
 import { z } from 'zod';
+import { otlpEndpointProblem, otlpTracesUrl, parseOtlpHeaders } from './tracing/otlp.rules.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -151,6 +152,24 @@ const EnvSchema = z.object({
       if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
     })
     .optional(),
+  // OpenTelemetry's own names, so that what a collector's docs say works here too.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = otlpEndpointProblem(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    })
+    .optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const { headers, problem } = parseOtlpHeaders(value);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+      return headers;
+    }),
+  OTEL_SERVICE_NAME: z.string().min(1).default('webhook-scheduler'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 });
 
 /** Why a CORS_ORIGINS entry is no origin a browser sends (scheme, host and port, nothing else). */
@@ -175,6 +194,17 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** Connections beyond this are closed as soon as they are accepted. */
   maxConnections: number;
+}
+
+/** Where and how traces are exported (OpenTelemetry, OTLP over HTTP). */
+export interface TracingConfig {
+  /** The OTLP/HTTP traces URL (`OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`). */
+  tracesUrl: string;
+  /** Sent with every export, e.g. a collector's credentials. */
+  headers: Record<string, string>;
+  serviceName: string;
+  /** The share of new traces kept (0..1); a request that arrives sampled or not keeps its decision. */
+  sampleRatio: number;
 }
 
 /** The service's configuration, parsed once from the environment. */
@@ -204,6 +234,8 @@ export interface Config {
   /** Origins whose pages may call /api/v1 (CORS); `*` is any; empty (the default) turns CORS off. */
   corsOrigins: string[];
   accounts: AccountPolicy;
+  /** Traces, exported only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (undefined: none at all). */
+  tracing: TracingConfig | undefined;
   scheduler: {
     /** Most webhook calls in flight in one scheduler process. */
     maxInFlight: number;
@@ -298,6 +330,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTeamsPerUser: e.MAX_TEAMS_PER_USER,
       publicUrl: e.PUBLIC_URL ?? localUrl(e.HOST, e.PORT),
     },
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? {
+          tracesUrl: otlpTracesUrl(e.OTEL_EXPORTER_OTLP_ENDPOINT),
+          headers: e.OTEL_EXPORTER_OTLP_HEADERS,
+          serviceName: e.OTEL_SERVICE_NAME,
+          sampleRatio: e.OTEL_TRACES_SAMPLER_ARG,
+        }
+      : undefined,
     scheduler: {
       maxInFlight: e.DELIVERY_CONCURRENCY,
       teamMaxInFlight: e.TEAM_MAX_IN_FLIGHT ?? Math.max(1, Math.floor(e.DELIVERY_CONCURRENCY / 4)),

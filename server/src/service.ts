@@ -5,7 +5,13 @@ import express, { type Express } from 'express';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
-import { Timers, createSender, createScheduler, type Scheduler } from '@webhook-scheduler/scheduler';
+import {
+  type AttemptTracing,
+  Timers,
+  createSender,
+  createScheduler,
+  type Scheduler,
+} from '@webhook-scheduler/scheduler';
 import { createApp } from './app.js';
 import { createKeyAuthenticator } from './auth/key-authenticator.js';
 import { KeyCache } from './auth/key-cache.js';
@@ -21,6 +27,7 @@ import { metricsRoute, opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduling/event-store.js';
 import type { Scheduling } from './shared/scheduling.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
+import { startTracing } from './tracing/tracing.js';
 import { createPasswordHasher } from './users/password.js';
 import { USER_AGENT } from './user-agent.js';
 
@@ -47,6 +54,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
   let processes: ApiProcessRegistry | undefined;
   let metricsServer: Server | undefined;
   let background: BackgroundJobs | undefined;
+  const tracing = await startTracing(config.tracing, logger);
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry });
@@ -56,7 +64,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     };
     const isReady = async () => !stopping && (await db.orm.isConnected());
     if (role !== 'api') {
-      scheduler = await startScheduler(config, db, scheduling, registry, logger);
+      scheduler = await startScheduler(config, db, scheduling, registry, logger, tracing?.attempts);
       background = startBackgroundJobs(db, config, registry, logger);
     }
 
@@ -91,6 +99,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
         teamLimits: cachedTeamLimits(db.orm, config.teamLimits),
         rateLimiter: new RateLimiter(processes),
         metrics,
+        tracing: tracing?.requestSpans,
       });
     }
     const { server, url } = await listen(app, config);
@@ -120,6 +129,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
           await scheduler.pool.end();
         }
         await db.close();
+        await tracing?.shutdown();
       },
     };
   } catch (error) {
@@ -131,6 +141,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     await processes?.stop();
     metricsServer?.close();
     await db.close();
+    await tracing?.shutdown();
     throw error;
   }
 }
@@ -141,6 +152,7 @@ async function startScheduler(
   scheduling: Scheduling,
   registry: Registry,
   logger: Logger,
+  tracing: AttemptTracing | undefined,
 ) {
   const log = logger.child({ component: 'scheduler' });
   const pool = new pg.Pool({ ...db.connection, max: 4, application_name: 'webhook-scheduler-timer' });
@@ -162,6 +174,7 @@ async function startScheduler(
     webhookTimeoutMs: config.webhook.timeoutMs,
     missedToleranceMs: config.missedEventToleranceMs,
     leaseGraceMs: config.scheduler.leaseGraceMs,
+    tracing,
     tuning: {
       maxInFlight: config.scheduler.maxInFlight,
       teamMaxInFlight: config.scheduler.teamMaxInFlight,

@@ -18,7 +18,7 @@ export interface Reply {
   delayMs?: number;
 }
 
-/** A real HTTP server on 127.0.0.1 that records every request and answers as told. */
+/** A real HTTP server (on 127.0.0.1 unless told) that records every request and answers as told. */
 export interface Receiver {
   url: string;
   requests: Received[];
@@ -29,7 +29,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(): Promise<Receiver> {
+/** `host`: another address of this machine, for callers that cannot reach its loopback (containers). */
+export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
   const requests: Received[] = [];
   const replies = new Map<string, Reply | ((request: Received, count: number) => Reply)>();
   const counts = new Map<string, number>();
@@ -60,10 +61,10 @@ export async function startReceiver(): Promise<Receiver> {
     });
   });
   server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     requests,
     reply: (path, reply) => replies.set(path, reply),
     async waitFor(count, filter = () => true, timeoutMs = 15_000) {

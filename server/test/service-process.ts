@@ -6,7 +6,12 @@ import { eventually } from './receiver.js';
 /** The start banner's URL (http://127.0.0.1:<port>), printed once the process listens. */
 const LISTENING = /(http:\/\/127\.0\.0\.1:\d+)/;
 
-const bin = path.join(fileURLToPath(new URL('../', import.meta.url)), 'bin', 'webhook-scheduler.js');
+/** The built service's executable (server/bin over server/dist). */
+export const SERVICE_BIN = path.join(
+  fileURLToPath(new URL('../', import.meta.url)),
+  'bin',
+  'webhook-scheduler.js',
+);
 
 /** The real service binary (server/dist) running in a child process. */
 export interface ServiceProcess {
@@ -20,13 +25,17 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `webhook-scheduler start --role <role>` on DATABASE_URL; resolves once it listens. */
+/**
+ * Starts `webhook-scheduler start --role <role>` on DATABASE_URL; resolves once it listens.
+ * `release`: the bin of another build (an earlier release's, for upgrade tests).
+ */
 export async function startServiceProcess(
   role: 'all' | 'api' | 'scheduler',
   databaseUrl: string,
   env: Record<string, string> = {},
+  release = SERVICE_BIN,
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [bin, 'start', '--role', role], {
+  const child = spawn(process.execPath, [release, 'start', '--role', role], {
     env: {
       PATH: process.env.PATH ?? '',
       DATABASE_URL: databaseUrl,

@@ -5,6 +5,7 @@ import { invitesContract } from './invites.js';
 import { keysContract, signingSecretContract } from './keys.js';
 import { sessionContract } from './session.js';
 import { alertsContract, limitsContract, membersContract, teamsContract } from './teams.js';
+import { tracingContract } from './tracing.js';
 
 export * from './common.js';
 export * from './insights.js';
@@ -12,6 +13,7 @@ export * from './invites.js';
 export * from './keys.js';
 export * from './session.js';
 export * from './teams.js';
+export * from './tracing.js';
 
 const c = initContract();
 
@@ -43,6 +45,7 @@ export const dashboardContract = c.router(
     limits: limitsContract,
     alerts: alertsContract,
     invites: invitesContract,
+    tracing: tracingContract,
   },
   { pathPrefix: '/api/dashboard', commonResponses: dashboardErrorResponses, strictStatusCodes: true },
 );

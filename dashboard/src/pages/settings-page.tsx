@@ -4,10 +4,11 @@ import { KeysSection } from '../components/keys-section.js';
 import { LimitsSection } from '../components/limits-section.js';
 import { MembersSection } from '../components/members-section.js';
 import { SigningSecretSection } from '../components/signing-secret-section.js';
+import { TracingSection } from '../components/tracing-section.js';
 import { useTeamTitle } from '../lib/page-title.js';
 import { useSession } from '../session.js';
 
-/** Team settings: API keys, the signing secret, failure alerts, members, limits and usage. */
+/** Team settings: API keys, the signing secret, failure alerts, tracing, members, limits and usage. */
 export function SettingsPage({ teamId }: { teamId: string }) {
   const { session } = useSession();
   const team = session.teams.find((t) => t.id === teamId);
@@ -24,6 +25,7 @@ export function SettingsPage({ teamId }: { teamId: string }) {
       <KeysSection teamId={teamId} isOwner={isOwner} />
       <SigningSecretSection teamId={teamId} isOwner={isOwner} />
       <AlertsSection teamId={teamId} isOwner={isOwner} />
+      <TracingSection teamId={teamId} isOwner={isOwner} />
       <MembersSection teamId={teamId} isOwner={isOwner} />
       <LimitsSection teamId={teamId} />
     </section>

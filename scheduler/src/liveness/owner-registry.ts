@@ -12,6 +12,16 @@ const LIVE_PROCESSES = `select p.* from scheduler_processes p
     where l.locktype = 'advisory' and l.granted and l.database = (select oid from pg_database where datname = current_database())
       and l.classid = ${LOCK_NAMESPACE}::oid and l.objid = p.id::oid and l.objsubid = 2)`;
 
+/**
+ * The settings `pool` connects with, password included: pg-pool makes `options.password`
+ * non-enumerable (to keep it out of logs), so a spread of `pool.options` silently drops it and
+ * every password-authenticated server refuses the connection.
+ */
+export function poolConnection(pool: pg.Pool): ClientConfig {
+  const { password } = pool.options;
+  return { ...pool.options, ...(password === undefined ? {} : { password }) };
+}
+
 /** The identity a process claims under, and the epoch of its current hold on it. */
 export interface Owner {
   id: number;

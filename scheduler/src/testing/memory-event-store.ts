@@ -50,6 +50,7 @@ const FRESH = {
   headers: null,
   payload: null,
   retryConfig: null,
+  traceContext: null,
   executedAt: null,
   responseStatus: null,
   responseHeaders: null,
@@ -249,6 +250,8 @@ export class MemoryEventStore implements EventStore {
       claimCount: event.claimCount,
       signingSecrets: this.#secrets(event.teamId),
       origin: webhookOrigin(event.webhookUrl),
+      traceContext: event.traceContext,
+      sendTraceparent: false,
     };
   }
 }

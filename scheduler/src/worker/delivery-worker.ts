@@ -5,7 +5,14 @@ import { newEventId } from '../event-id.js';
 import { type LeaseWindow, leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
 import type { DeliveryMetrics } from '../metrics.js';
-import type { ClaimOptions, ClaimedAttempt, EventStore, Sender, WebhookOutcome } from '../ports.js';
+import type {
+  AttemptTracing,
+  ClaimOptions,
+  ClaimedAttempt,
+  EventStore,
+  Sender,
+  WebhookOutcome,
+} from '../ports.js';
 import type { Capacity } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import type { Shares } from './shares.js';
@@ -43,6 +50,8 @@ export interface DeliveryWorkerDeps {
   metrics: DeliveryMetrics;
   logger: Logger;
   options: DeliveryWorkerOptions;
+  /** Spans of the attempts; undefined (tracing off) costs the delivery path nothing. */
+  tracing?: AttemptTracing | undefined;
 }
 
 type Claim = (options: ClaimOptions) => Promise<ClaimedAttempt[]>;
@@ -196,18 +205,21 @@ export class DeliveryWorker {
     }
     metrics.inFlight.inc();
     let outcome: WebhookOutcome | undefined;
-    try {
-      outcome = await this.deps.sender.send(
+    // A header the event sets itself (any case) is sent as set: it comes after the trace's.
+    const call = (traceHeaders?: Record<string, string>) =>
+      this.deps.sender.send(
         {
           url: attempt.webhookUrl,
           method: attempt.method,
-          headers: attempt.headers,
+          headers: traceHeaders ? { ...traceHeaders, ...attempt.headers } : attempt.headers,
           payload: attempt.payload,
           webhookId: attempt.originalId,
           signingSecrets: attempt.signingSecrets,
         },
         mayStart,
       );
+    try {
+      outcome = this.deps.tracing ? await this.deps.tracing.around(attempt, call) : await call();
     } finally {
       metrics.inFlight.dec();
     }

@@ -150,6 +150,31 @@ describe('teams alerts', () => {
   });
 });
 
+describe('teams tracing', () => {
+  it('shows, turns on and turns off the traceparent header of a team', async () => {
+    const teamId = lastJsonLine(await run('teams', 'create', '--name', 'Traced', '--json')).id;
+    expect(lastJsonLine(await run('teams', 'tracing', '--team', teamId, '--json'))).toEqual({
+      team_id: teamId,
+      send_traceparent: false,
+    });
+    const on = await run('teams', 'tracing', '--team', teamId, '--on');
+    expect(on.stdout).toMatch(/Webhook calls carry a traceparent header/);
+    expect(lastJsonLine(await run('teams', 'tracing', '--team', teamId, '--json')).send_traceparent).toBe(
+      true,
+    );
+    expect(
+      lastJsonLine(await run('teams', 'tracing', '--team', teamId, '--off', '--json')).send_traceparent,
+    ).toBe(false);
+  });
+
+  it('exits 1 for both --on and --off', async () => {
+    const teamId = lastJsonLine(await run('teams', 'create', '--name', 'Traced', '--json')).id;
+    const result = await run('teams', 'tracing', '--team', teamId, '--on', '--off');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/either --on or --off/);
+  });
+});
+
 describe('a key made by the CLI', () => {
   let app: TestApp;
   beforeAll(async () => {

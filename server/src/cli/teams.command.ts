@@ -6,6 +6,7 @@ import { addOwnerByEmail } from '../teams/members.service.js';
 import { getAlertUrl, setAlertUrl } from '../teams/team-alerts.service.js';
 import { createTeam, getSigningSecrets, listTeams, rotateSigningSecret } from '../teams/teams.service.js';
 import { type CliContext, CliError, report, requireUuid, withDatabase } from './context.js';
+import { teamsTracingCommand } from './tracing.command.js';
 
 export function teamsCommand(ctx: CliContext): Command {
   const teams = new Command('teams').description('manage teams');
@@ -142,5 +143,6 @@ export function teamsCommand(ctx: CliContext): Command {
       report(ctx, options.json, human, { team_id: teamId, alert_url: alertUrl });
     });
 
+  teams.addCommand(teamsTracingCommand(ctx));
   return teams;
 }

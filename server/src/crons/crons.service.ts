@@ -16,6 +16,7 @@ import type { Scheduling } from '../shared/scheduling.js';
 import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
 import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
+import { activeTraceContext } from '../tracing/trace-context.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
 
@@ -228,6 +229,7 @@ export async function triggerCron(
         payload: cron.payload,
         retryConfig: cron.retryConfig,
         triggered: true,
+        traceContext: activeTraceContext(),
       };
       const [row] = await insertPendingEvents(tx, scheduling.timers, [event], now, {
         returnRows: true,

@@ -25,6 +25,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'keys.create': { name: 'ci' },
   'invites.create': { email: 'someone@example.com' },
   'invites.accept': { token: 'a'.repeat(43) },
+  'tracing.set': { send_traceparent: true },
 };
 const routes = collect(dashboardContract).filter(([name]) => !PUBLIC.includes(name));
 const changing = routes.filter(([, route]) => route.method !== 'GET');
@@ -70,6 +71,8 @@ it('walks every dashboard route but the public ones', () => {
     'signingSecret.rotate',
     'teams.create',
     'teams.list',
+    'tracing.get',
+    'tracing.set',
   ]);
 });
 

@@ -44,7 +44,11 @@ function job(overrides: Partial<RetentionOptions> = {}) {
     const metric = await registry.getSingleMetric('events_deleted_total')?.get();
     return metric?.values[0]?.value ?? NaN;
   };
-  return { retention, deletedMetric };
+  const completedMetric = async () => {
+    const metric = await registry.getSingleMetric('events_retention_completed_timestamp_seconds')?.get();
+    return metric?.values[0]?.value ?? NaN;
+  };
+  return { retention, deletedMetric, completedMetric };
 }
 
 const finished = (updatedAt: Date, status: 'success' | 'failed' = 'success'): Partial<EventFixture> => ({
@@ -253,23 +257,28 @@ describe('event retention across processes', () => {
     await holder.connect();
     try {
       await holder.query('select pg_advisory_lock(4311120263)');
-      expect(await job({ retentionFor: only(team) }).retention.runOnce()).toEqual({
+      const skipping = job({ retentionFor: only(team) });
+      expect(await skipping.retention.runOnce()).toEqual({
         ran: false,
         batches: 0,
         chains: 0,
         rows: 0,
       });
       expect(await remaining(ids)).toEqual(ids);
+      // A pass it did not make is no progress: the lag alert reads the process that holds the lock.
+      expect(await skipping.completedMetric()).toBe(0);
     } finally {
       await holder.end();
     }
-    expect(await job({ retentionFor: only(team) }).retention.runOnce()).toMatchObject({ ran: true, rows: 1 });
+    const working = job({ retentionFor: only(team) });
+    expect(await working.retention.runOnce()).toMatchObject({ ran: true, rows: 1 });
+    expect(await working.completedMetric()).toBe(NOW.getTime() / 1000);
   });
 
   it('stops a run whose lock session is gone, since another process may then take the lock', async () => {
     const team = await app.createTeam();
     await makeEvents(app.orm.em.fork(), team.teamId, 100, () => finished(ago(RETENTION + DAY)));
-    const { retention } = job({ batchChains: 5, minPauseMs: 30, retentionFor: only(team) });
+    const { retention, completedMetric } = job({ batchChains: 5, minPauseMs: 30, retentionFor: only(team) });
 
     const run = retention.runOnce();
     for (let tries = 0; (await lockHolders()) === 0 && tries < 100; tries++) {
@@ -282,6 +291,7 @@ describe('event retention across processes', () => {
     const result = await run;
     expect(result.rows).toBeLessThan(100);
     expect(await counted(app, 'team_id = $1', [team.teamId])).toBe(100 - result.rows);
+    expect(await completedMetric()).toBe(0);
   });
 
   it('lets one of two processes work while the other skips, deleting every chain once', async () => {

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { pauseAfterBatch } from '../shared/batch-pace.rules.js';
 import {
   type ExclusiveJob,
@@ -59,6 +59,13 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
     help: 'Finished events (originals and their retries) deleted by retention',
     registers: [options.registry],
   });
+  // How far behind retention is: alerts compare it with time() (docs/monitoring). Only the process
+  // holding the lock completes passes; the others keep 0, so read it as the max over processes.
+  const completed = new Gauge({
+    name: 'events_retention_completed_timestamp_seconds',
+    help: 'When this process last completed a retention pass over every team (Unix time; 0: never)',
+    registers: [options.registry],
+  });
 
   async function expireTeam(teamId: string, total: RetentionTotals, control: RunControl) {
     const cutoff = retentionCutoff(now(), await retentionFor(teamId));
@@ -89,6 +96,7 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
     }
     if (total.rows > 0)
       logger.info({ chains: total.chains, events: total.rows }, 'retention deleted finished events');
+    if (!control.shouldStop()) completed.set(now().getTime() / 1000);
     return total;
   }
 

@@ -28,6 +28,7 @@ import {
   pageOfEventsInChunks,
 } from './store/event-queries.js';
 import { type PendingEvent, insertPendingEvents } from './store/pending-events.js';
+import { activeTraceContext } from '../tracing/trace-context.js';
 
 type ListQuery = {
   page: number;
@@ -93,7 +94,8 @@ export async function listEvents(
 
 /** A new manual original event of the team. */
 function manualEvent(teamId: string, changes: EventDefinition): PendingEvent {
-  return { ...changes, id: newEventId(), teamId, cronId: null, retryOf: null, attempt: 0 };
+  const traceContext = activeTraceContext();
+  return { ...changes, id: newEventId(), teamId, cronId: null, retryOf: null, attempt: 0, traceContext };
 }
 
 async function* noChunks(): AsyncGenerator<EventRow[]> {}

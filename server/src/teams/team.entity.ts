@@ -11,6 +11,8 @@ export const TeamSchema = defineEntity({
     previousSecretExpiresAt: p.datetime().strictNullable(),
     /** Where failure alerts (`event.failed`, `cron.paused`) are sent; null sends none. */
     alertUrl: p.text().strictNullable(),
+    /** Whether webhook calls carry the delivery attempt's W3C `traceparent` (when traces are exported). */
+    sendTraceparent: p.boolean().default(false),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

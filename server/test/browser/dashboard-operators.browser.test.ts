@@ -123,4 +123,16 @@ describe.skipIf(!hasChromium)('the operator controls in Chromium', () => {
     await page.locator('#alerts').scrollIntoViewIfNeeded();
     await shoot('settings-alerts');
   });
+
+  it('turns the team’s traceparent header on in the settings', async () => {
+    await page.goto(`${app.url}/t/${teamId}/settings`);
+    await page.getByLabel('Send a traceparent header with every webhook call').check();
+    await page.getByText('Webhook calls carry a traceparent header.', { exact: true }).waitFor();
+    const [row] = await app.sql<{ send_traceparent: boolean }>(
+      'select send_traceparent from teams where id = $1',
+      [teamId],
+    );
+    expect(row?.send_traceparent).toBe(true);
+    await expectAccessible(page, 'the tracing setting');
+  });
 });

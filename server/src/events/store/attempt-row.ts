@@ -23,13 +23,16 @@ export type AttemptRow = Pick<
   signing_secret: string;
   previous_signing_secret: string | null;
   destination: string;
+  trace_context: string | null;
+  send_traceparent: boolean;
 };
 
 /** Of an event `e` and its queue row `q`. */
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
-  e.headers, e.payload, e.retry_config, q.lease_token, q.claim_count, q.destination`;
-// The previous secret signs too until its rotation grace period ends.
-export const SECRETS = `t.signing_secret,
+  e.headers, e.payload, e.retry_config, e.trace_context, q.lease_token, q.claim_count, q.destination`;
+// What the call needs of the team `t`: its secrets (the previous one signs too until its rotation
+// grace period ends) and whether it wants the attempt's traceparent sent.
+export const TEAM_COLUMNS = `t.signing_secret, t.send_traceparent,
   case when t.previous_secret_expires_at > clock_timestamp() then t.previous_signing_secret end as previous_signing_secret`;
 
 export function toAttempt(row: AttemptRow): ClaimedAttempt {
@@ -51,5 +54,7 @@ export function toAttempt(row: AttemptRow): ClaimedAttempt {
       ? [row.signing_secret, row.previous_signing_secret]
       : [row.signing_secret],
     origin: row.destination,
+    traceContext: row.trace_context,
+    sendTraceparent: row.send_traceparent,
   };
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate, preparedQuery } from '../../shared/raw-query.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, TEAM_COLUMNS, toAttempt } from './attempt-row.js';
 import { HELD_DESTINATIONS } from './parking.js';
 import { DATABASE_NOW } from './database-clock.js';
 
@@ -11,7 +11,7 @@ import { DATABASE_NOW } from './database-clock.js';
  */
 
 /** The claimed rows, their destination (origin), and the team's signing secrets. */
-const CLAIMED = `select ${ATTEMPT_COLUMNS}, ${SECRETS}
+const CLAIMED = `select ${ATTEMPT_COLUMNS}, ${TEAM_COLUMNS}
   from claimed q join events e on e.id = q.event_id join teams t on t.id = e.team_id order by e.scheduled_at`;
 
 /**

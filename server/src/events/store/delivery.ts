@@ -7,7 +7,7 @@ import {
   newEventId,
 } from '@webhook-scheduler/scheduler';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
-import { ATTEMPT_COLUMNS, type AttemptRow, SECRETS, toAttempt } from './attempt-row.js';
+import { ATTEMPT_COLUMNS, type AttemptRow, TEAM_COLUMNS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
 import { dropPendingEventsOfCron } from './event-changes.js';
 import { type PendingEvent, insertPendingEvents } from './pending-events.js';
@@ -191,6 +191,7 @@ const retryEvent = (retry: RetryAttempt, triggered: boolean): PendingEvent => ({
   payload: retry.payload,
   retryConfig: retry.retryConfig,
   triggered,
+  traceContext: retry.traceContext,
 });
 
 /**
@@ -259,7 +260,7 @@ export async function expiredLeases(
 ): Promise<ClaimedAttempt[]> {
   const rows = await rawQuery<AttemptRow>(
     em,
-    `select ${ATTEMPT_COLUMNS}, ${SECRETS}
+    `select ${ATTEMPT_COLUMNS}, ${TEAM_COLUMNS}
      from event_queue q join events e on e.id = q.event_id join teams t on t.id = e.team_id
      where q.lease_token is not null
        and (q.lease_expires_at < clock_timestamp() or q.lease_owner = any($2))

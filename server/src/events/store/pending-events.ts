@@ -26,16 +26,19 @@ export interface PendingEvent {
   triggered?: boolean;
   /** A failure alert: its own failure raises none. */
   alert?: boolean;
+  /** The W3C `traceparent` of the request that created it (a retry: its original's). */
+  traceContext?: string | null;
 }
 
 const INSERT_ROWS = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
                                     status, webhook_url, destination, method, headers, payload, retry_config,
-                                    request_bytes, created_at, updated_at)
+                                    request_bytes, trace_context, created_at, updated_at)
   select d.id, d.team_id, d.cron_id, d.retry_of, d.replay_of, d.triggered, d.alert, d.attempt, d.scheduled_at,
-         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, d.request_bytes, $2, $2
+         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, d.request_bytes,
+         d.trace_context, $2, $2
   from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, replay_of uuid,
        triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, destination text,
-       method text, headers jsonb, payload jsonb, retry_config jsonb, request_bytes integer)`;
+       method text, headers jsonb, payload jsonb, retry_config jsonb, request_bytes integer, trace_context text)`;
 // A cron occurrence that exists already (another process materialized it) is skipped.
 const ON_CONFLICT = `on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null and not triggered
   do nothing`;
@@ -63,6 +66,7 @@ function draft(event: PendingEvent) {
     payload: event.payload,
     retry_config: event.retryConfig,
     request_bytes: requestBytes(event),
+    trace_context: event.traceContext ?? null,
   };
 }
 
