@@ -3,7 +3,15 @@ export { createDnsResolve, limited, type DnsResolveOptions } from './delivery/dn
 export { allowedHostsProblem } from './delivery/ssrf-guard.js';
 export { webhookOrigin } from './delivery/origin.js';
 export { newEventId } from './event-id.js';
-export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
+export {
+  countPerMinute,
+  cronProblem,
+  minuteOccurrences,
+  nextOccurrences,
+  occurrencesPerMinute,
+  type MinuteOccurrences,
+  type OccurrenceBounds,
+} from './occurrences.js';
 export type {
   AttemptRecord,
   ClaimOptions,

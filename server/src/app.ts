@@ -13,6 +13,7 @@ import { cronsRouter } from './crons/crons.router.js';
 import { insightsRouter } from './dashboard/insights.router.js';
 import { invitesRouter } from './dashboard/invites.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
+import { overviewRouter } from './dashboard/overview.router.js';
 import { sessionRouter } from './dashboard/session.router.js';
 import { spaRoutes } from './dashboard/spa.router.js';
 import { alertsRouter, limitsRouter, membersRouter, teamsRouter } from './dashboard/teams.router.js';
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps): Express {
       limits: limitsRouter(deps),
       alerts: alertsRouter(deps),
       invites: invitesRouter(deps),
+      overview: overviewRouter(deps),
     },
     deps.now,
   );

@@ -6,6 +6,7 @@ import { createCountFolding } from './events/count-folding.js';
 import { createRetentionJob } from './events/event-retention.js';
 import { createIdempotencySweep } from './idempotency/idempotency-sweep.js';
 import { teamRetention } from './limits/team-retention.js';
+import { createMinuteFolding } from './overview/minute-folding.js';
 
 /** The upkeep a scheduler process runs besides deliveries, each job in one process at a time. */
 export interface BackgroundJobs {
@@ -32,6 +33,7 @@ export function startBackgroundJobs(
     }),
     createCountFolding(setting('counts')),
     createIdempotencySweep({ ...setting('idempotency-sweep'), registry }),
+    createMinuteFolding(setting('delivery-minutes')),
   ];
   for (const job of jobs) job.start();
   return {

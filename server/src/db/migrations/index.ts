@@ -15,6 +15,7 @@ import { Migration20261126000000_event_origins } from './Migration20261126000000
 import { Migration20261126010000_status_schedule_index } from './Migration20261126010000_status_schedule_index.js';
 import { Migration20261126020000_event_counts } from './Migration20261126020000_event_counts.js';
 import { Migration20261126100000_invites_and_resets } from './Migration20261126100000_invites_and_resets.js';
+import { Migration20261126200000_delivery_minutes } from './Migration20261126200000_delivery_minutes.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
 import { Migration20261125010000_foreign_key_indexes } from './Migration20261125010000_foreign_key_indexes.js';
 import { Migration20261125000000_event_destination } from './Migration20261125000000_event_destination.js';
@@ -85,4 +86,5 @@ export const migrations: MigrationObject[] = [
     name: 'Migration20261126100000_invites_and_resets',
     class: Migration20261126100000_invites_and_resets,
   },
+  { name: 'Migration20261126200000_delivery_minutes', class: Migration20261126200000_delivery_minutes },
 ];
