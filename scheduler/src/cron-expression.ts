@@ -49,6 +49,13 @@ export function compileCron(expression: string): Compilation {
   return { cron: weekdayCron(fields, rule, months, anyDay) };
 }
 
+/** The six fields (seconds first) of a valid expression, nicknames expanded; undefined when invalid. */
+export function cronFields(expression: string): string[] | undefined {
+  if ('problem' in compileCron(expression)) return undefined;
+  const fields = sixFields(expression);
+  return typeof fields === 'string' ? undefined : fields;
+}
+
 /**
  * An expression split for counting: the same schedule fired once per matching minute (its seconds
  * field set to 0), and the seconds of each such minute it fires at. A schedule fires in a minute at

@@ -1,3 +1,4 @@
+export { describeCron } from './cron-reading.js';
 export { createSender, type SenderOptions } from './delivery/send.js';
 export { createDnsResolve, limited, type DnsResolveOptions } from './delivery/dns-resolve.js';
 export { allowedHostsProblem } from './delivery/ssrf-guard.js';
