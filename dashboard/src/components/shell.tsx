@@ -55,7 +55,7 @@ export function Shell({ teamId, children }: { teamId: string | undefined; childr
               </Link>
             ))}
             <a href="/docs" className="tabs-docs">
-              API<span className="tabs-long"> reference</span>
+              API<span className="tabs-long">reference</span>
             </a>
           </nav>
         ) : null}

@@ -40,7 +40,7 @@ function options(
     axes: [
       { values: (_u, splits) => splits.map((s) => timeLabel(s, withDate)), size: 32, stroke: '#5f6b82' },
       {
-        size: 48,
+        size: data.unit === 'ms' ? 64 : 48,
         stroke: '#5f6b82',
         grid: { stroke: '#e3e6ee' },
         values: (_u, splits) => splits.map((s) => (data.unit === 'ms' ? `${s} ms` : String(s))),

@@ -70,7 +70,7 @@ export function TimeZoneField({
           <ul
             id={listId}
             role="listbox"
-            aria-label="Time zones"
+            aria-label="Matching zones"
             className="combobox-list"
             hidden={!open || matches.length === 0}
           >
