@@ -143,29 +143,32 @@ export function TimeChart({ data, title, testId }: { data: ChartData; title: str
       </p>
       <details className="chart-table">
         <summary aria-controls={tableId}>Show the figures as a table</summary>
-        <table className="table" id={tableId}>
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              {data.series.map((series) => (
-                <th key={series.label} scope="col">
-                  {series.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {data.times.map((time, row) => (
-              <tr key={time}>
-                <td>{timeLabel(time, data.times.length > 90)}</td>
+        {/* Scrolls when long: focusable, so a keyboard can scroll it too. */}
+        <div className="chart-table-scroll" tabIndex={0} role="region" aria-label={`${title}: figures`}>
+          <table className="table" id={tableId}>
+            <caption className="visually-hidden">{title}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
                 {data.series.map((series) => (
-                  <td key={series.label}>{formatValue(series.values[row] ?? null, data.unit)}</td>
+                  <th key={series.label} scope="col">
+                    {series.label}
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.times.map((time, row) => (
+                <tr key={time}>
+                  <td>{timeLabel(time, data.times.length > 90)}</td>
+                  {data.series.map((series) => (
+                    <td key={series.label}>{formatValue(series.values[row] ?? null, data.unit)}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </details>
     </figure>
   );
