@@ -111,8 +111,8 @@ export function OverviewPage({ teamId }: { teamId: string }) {
           <h2 id="upcoming-title">The next hour, per minute</h2>
           {ahead ? <TimeChart data={ahead} title="The next hour" testId="upcoming-chart" /> : null}
           <p className="muted small">
-            <Link to={`/t/${teamId}/events?status=pending`}>Pending events</Link> and the runs your{' '}
-            <Link to={`/t/${teamId}/crons`}>active crons</Link> will make.
+            <Link to={`/t/${teamId}/events?status=pending`}>Pending events</Link>, and the runs of the active
+            crons not created as events yet.
           </p>
         </section>
       </div>
