@@ -14,7 +14,7 @@ import {
   type LatenessHistogram,
   latenessQuantile,
   mergeHistograms,
-} from './lateness.rules.js';
+} from '../lateness/lateness.rules.js';
 import { UPCOMING_MS, WINDOWS, addCounts, binStarts, minuteStarts } from './overview.rules.js';
 import { deliveryBins } from './store/delivery-minutes.js';
 

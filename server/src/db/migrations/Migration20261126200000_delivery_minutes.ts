@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The Overview's figures per team and minute: calls by outcome and their lateness histogram
- * (overview/lateness.rules.ts), so that a window of a team's deliveries sums at most a row per
+ * (lateness/lateness.rules.ts), so that a window of a team's deliveries sums at most a row per
  * minute however many events the team holds. Written like `event_counts`: the outcome statement
  * only appends a row per team and minute of its batch (no writer updates a row, so none waits and
  * none can deadlock), and a background job folds each key's rows into one and drops minutes older

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
 import { createOrm } from '../../db/orm.js';
 import { rawQuery } from '../../shared/raw-query.js';
-import { latenessBucket, mergeHistograms } from '../lateness.rules.js';
+import { latenessBucket, mergeHistograms } from '../../lateness/lateness.rules.js';
 import {
   appendDeliveryMinutes,
   deliveryBins,

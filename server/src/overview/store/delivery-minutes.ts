@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../shared/raw-query.js';
-import { latenessBucketSql } from '../lateness.rules.js';
+import { latenessBucketSql } from '../../lateness/lateness.rules.js';
 
 /** The one owner of `delivery_minutes` (migration delivery_minutes): appends, folds, reads. */
 
