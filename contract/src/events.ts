@@ -115,6 +115,14 @@ export const EventListQuery = PaginationQuery.extend({
   sort: EventSort.default('created_at'),
   scheduled_after: Timestamp.optional().describe('Only events scheduled at or after this time (inclusive).'),
   scheduled_before: Timestamp.optional().describe('Only events scheduled before this time (exclusive).'),
+  url_contains: z
+    .string()
+    .min(1, 'url_contains must not be empty')
+    .max(200, 'url_contains must be at most 200 characters')
+    .optional()
+    .describe(
+      'Only events whose webhook_url contains this text, ignoring case. Its rows are read (no index): combine it with scheduled_after or cron_id on a large team.',
+    ),
 }).strict();
 /** Query parameters of `GET /api/v1/events`, as sent. */
 export type EventListQuery = z.input<typeof EventListQuery>;

@@ -1,5 +1,5 @@
 import type { Session } from '@webhook-scheduler/contract';
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { dashboardApi, setCsrfToken, unwrap } from './api/dashboard.js';
 import { UNAUTHORIZED_EVENT } from './api/errors.js';
 import { Loading } from './components/feedback.js';
@@ -15,6 +15,7 @@ import { EventsPage } from './pages/events-page.js';
 import { InvitePage } from './pages/invite-page.js';
 import { NewTeamPage } from './pages/new-team-page.js';
 import { NotFound } from './pages/not-found.js';
+import { OverviewPage } from './pages/overview-page.js';
 import { ResetPasswordPage } from './pages/reset-password-page.js';
 import { SettingsPage } from './pages/settings-page.js';
 import { SessionContext, type SessionState, useSession } from './session.js';
@@ -24,6 +25,8 @@ const team = (params: Params) => params.teamId ?? '';
 
 // First match wins: `/events/new` must come before `/events/:eventId`.
 const TEAM_ROUTES: [string, (params: Params) => ReactNode][] = [
+  ['/t/:teamId', (p) => <OverviewPage teamId={team(p)} />],
+  ['/t/:teamId/overview', (p) => <OverviewPage teamId={team(p)} />],
   ['/t/:teamId/events', (p) => <EventsPage teamId={team(p)} />],
   ['/t/:teamId/events/new', (p) => <EventFormPage key="new" teamId={team(p)} />],
   [
@@ -47,7 +50,7 @@ const LAST_TEAM = 'webhook-scheduler.team';
 function homeOf(session: Session): string {
   const remembered = window.localStorage.getItem(LAST_TEAM);
   const chosen = session.teams.find((t) => t.id === remembered) ?? session.teams[0];
-  return chosen ? `/t/${chosen.id}/events` : '/teams/new';
+  return chosen ? `/t/${chosen.id}/overview` : '/teams/new';
 }
 
 // An unchanged session keeps its object, so that a background check re-renders nothing.
@@ -98,9 +101,17 @@ export function App() {
     else setSession((current) => current ?? null);
   }, [adopt]);
 
+  // A 401 while signed in may mean the session ended: check it. Signed out (a wrong password on
+  // the sign-in page), there is no session to check.
+  const signedIn = useRef(false);
+  useEffect(() => {
+    signedIn.current = Boolean(session);
+  }, [session]);
   useEffect(() => {
     void refresh();
-    const onUnauthorized = () => void refresh();
+    const onUnauthorized = () => {
+      if (signedIn.current) void refresh();
+    };
     window.addEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
     return () => window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
   }, [refresh]);

@@ -9,6 +9,8 @@ import './styles/feedback.css';
 import './styles/tables.css';
 import './styles/details.css';
 import './styles/settings.css';
+import './styles/overview.css';
+import './styles/lists.css';
 import './styles/phone.css';
 
 const root = document.getElementById('root');

@@ -49,6 +49,29 @@ export function compileCron(expression: string): Compilation {
   return { cron: weekdayCron(fields, rule, months, anyDay) };
 }
 
+/** The six fields (seconds first) of a valid expression, nicknames expanded; undefined when invalid. */
+export function cronFields(expression: string): string[] | undefined {
+  if ('problem' in compileCron(expression)) return undefined;
+  const fields = sixFields(expression);
+  return typeof fields === 'string' ? undefined : fields;
+}
+
+/**
+ * An expression split for counting: the same schedule fired once per matching minute (its seconds
+ * field set to 0), and the seconds of each such minute it fires at. A schedule fires in a minute at
+ * all of those seconds or at none: no field but the seconds depends on the second.
+ */
+export function minuteSchedule(
+  expression: string,
+): { minutes: string; seconds: number[] } | { problem: string } {
+  const compiled = compileCron(expression);
+  if ('problem' in compiled) return compiled;
+  const fields = sixFields(expression);
+  if (typeof fields === 'string') return { problem: fields };
+  const seconds = CronExpressionParser.parse(`${fields[0] ?? '0'} * * * * *`, PARSING).fields.second.values;
+  return { minutes: ['0', ...fields.slice(1)].join(' '), seconds: [...seconds] };
+}
+
 function sixFields(expression: string): string[] | string {
   const trimmed = expression.trim();
   if (trimmed === '') return 'the expression is empty';

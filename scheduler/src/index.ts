@@ -1,9 +1,18 @@
+export { describeCron } from './cron-reading.js';
 export { createSender, type SenderOptions } from './delivery/send.js';
 export { createDnsResolve, limited, type DnsResolveOptions } from './delivery/dns-resolve.js';
 export { allowedHostsProblem } from './delivery/ssrf-guard.js';
 export { webhookOrigin } from './delivery/origin.js';
 export { newEventId } from './event-id.js';
-export { cronProblem, nextOccurrences, type OccurrenceBounds } from './occurrences.js';
+export {
+  countPerMinute,
+  cronProblem,
+  minuteOccurrences,
+  nextOccurrences,
+  occurrencesPerMinute,
+  type MinuteOccurrences,
+  type OccurrenceBounds,
+} from './occurrences.js';
 export type {
   AttemptRecord,
   AttemptTracing,

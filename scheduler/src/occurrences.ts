@@ -1,4 +1,4 @@
-import { compileCron, type CompiledCron } from './cron-expression.js';
+import { compileCron, type CompiledCron, minuteSchedule } from './cron-expression.js';
 import { ZoneClock } from './zone-clock.js';
 
 /** How many occurrences `nextOccurrences` collects. */
@@ -70,4 +70,74 @@ function collect(cron: CompiledCron, clock: ZoneClock, after: number, bounds: Oc
     found.push(new Date(resolved.instant));
   }
   return found;
+}
+
+const MINUTE_MS = 60_000;
+
+/** The minutes a cron fires in, and the seconds of each such minute it fires at. */
+export interface MinuteOccurrences {
+  /** Starts of the minutes (epoch ms) in [the minute of `after`, `until`] with an occurrence, ascending. */
+  minutes: number[];
+  /** The seconds (0–59) the cron fires at in each of those minutes: all of them or none. */
+  seconds: number[];
+}
+
+/**
+ * The minutes of a cron from the one holding `after` up to `until`, walked a minute at a time, not a
+ * second: an hour of a per-second cron is about 60 steps, not 3,600. The occurrences in
+ * (`after`, `until`] are exactly `minute + second` for the listed minutes and seconds that fall in
+ * that range, the ones {@link nextOccurrences} gives. Throws as `nextOccurrences` does.
+ */
+export function minuteOccurrences(
+  expression: string,
+  timezone: string | null,
+  after: Date,
+  until: Date,
+): MinuteOccurrences {
+  const schedule = minuteSchedule(expression);
+  if ('problem' in schedule) throw new RangeError(`invalid cron expression: ${schedule.problem}`);
+  const firstMinute = Math.floor(after.getTime() / MINUTE_MS) * MINUTE_MS;
+  if (!(until.getTime() >= firstMinute)) return { minutes: [], seconds: schedule.seconds };
+  const minutes = nextOccurrences(schedule.minutes, timezone, new Date(firstMinute - 1), {
+    until,
+    min: 0,
+    max: Math.ceil((until.getTime() - firstMinute) / MINUTE_MS) + 1,
+  });
+  return { minutes: minutes.map((minute) => minute.getTime()), seconds: schedule.seconds };
+}
+
+/**
+ * How many of `occurrences` fall in (`after`, `until`], per minute (keyed by the minute's start,
+ * epoch ms); minutes without one are left out.
+ */
+export function countPerMinute(
+  occurrences: MinuteOccurrences,
+  after: Date,
+  until: Date,
+): Map<number, number> {
+  const from = after.getTime();
+  const to = until.getTime();
+  const counts = new Map<number, number>();
+  for (const start of occurrences.minutes) {
+    // Whole minutes inside the range take every second; the two at its ends only those inside it.
+    const whole = start > from && start + 59_000 <= to;
+    const n = whole
+      ? occurrences.seconds.length
+      : occurrences.seconds.filter((second) => {
+          const at = start + second * 1000;
+          return at > from && at <= to;
+        }).length;
+    if (n > 0) counts.set(start, (counts.get(start) ?? 0) + n);
+  }
+  return counts;
+}
+
+/** How many occurrences of a cron fall in (`after`, `until`], per minute: see {@link countPerMinute}. */
+export function occurrencesPerMinute(
+  expression: string,
+  timezone: string | null,
+  after: Date,
+  until: Date,
+): Map<number, number> {
+  return countPerMinute(minuteOccurrences(expression, timezone, after, until), after, until);
 }

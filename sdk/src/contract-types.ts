@@ -212,6 +212,8 @@ export interface EventListQuery {
   scheduled_after?: string | undefined;
   /** Only events scheduled before this time (exclusive). */
   scheduled_before?: string | undefined;
+  /** Only events whose webhook_url contains this text, ignoring case. Its rows are read (no index): combine it with scheduled_after or cron_id on a large team. */
+  url_contains?: string | undefined;
 }
 
 /** The window a destination’s rate limit counts calls in. */

@@ -14,6 +14,7 @@ import { destinationsRouter } from './destinations/destinations.router.js';
 import { insightsRouter } from './dashboard/insights.router.js';
 import { invitesRouter } from './dashboard/invites.router.js';
 import { keysRouter, signingSecretRouter } from './dashboard/keys.router.js';
+import { overviewRouter } from './dashboard/overview.router.js';
 import { sessionRouter } from './dashboard/session.router.js';
 import { tracingRouter } from './dashboard/tracing.router.js';
 import { spaRoutes } from './dashboard/spa.router.js';
@@ -144,6 +145,7 @@ export function createApp(deps: AppDeps): Express {
       alerts: alertsRouter(deps),
       invites: invitesRouter(deps),
       tracing: tracingRouter(deps),
+      overview: overviewRouter(deps),
     },
     deps.now,
   );

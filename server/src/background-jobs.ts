@@ -9,6 +9,7 @@ import { createRetentionJob } from './events/event-retention.js';
 import { createIdempotencySweep } from './idempotency/idempotency-sweep.js';
 import { teamRetention } from './limits/team-retention.js';
 import { createFoldingJob } from './shared/folding-job.js';
+import { createMinuteFolding } from './overview/minute-folding.js';
 
 /** The upkeep a scheduler process runs besides deliveries, each job in one process at a time. */
 export interface BackgroundJobs {
@@ -38,6 +39,7 @@ export function startBackgroundJobs(
       folds: [foldEventCounts, foldDestinationCounts, foldCounterShards],
     }),
     createIdempotencySweep({ ...setting('idempotency-sweep'), registry }),
+    createMinuteFolding(setting('delivery-minutes')),
   ];
   for (const job of jobs) job.start();
   return {

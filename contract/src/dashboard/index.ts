@@ -3,6 +3,7 @@ import { DashboardErrorBody } from './common.js';
 import { insightsContract } from './insights.js';
 import { invitesContract } from './invites.js';
 import { keysContract, signingSecretContract } from './keys.js';
+import { overviewContract } from './overview.js';
 import { sessionContract } from './session.js';
 import { alertsContract, limitsContract, membersContract, teamsContract } from './teams.js';
 import { tracingContract } from './tracing.js';
@@ -11,6 +12,7 @@ export * from './common.js';
 export * from './insights.js';
 export * from './invites.js';
 export * from './keys.js';
+export * from './overview.js';
 export * from './session.js';
 export * from './teams.js';
 export * from './tracing.js';
@@ -46,6 +48,7 @@ export const dashboardContract = c.router(
     alerts: alertsContract,
     invites: invitesContract,
     tracing: tracingContract,
+    overview: overviewContract,
   },
   { pathPrefix: '/api/dashboard', commonResponses: dashboardErrorResponses, strictStatusCodes: true },
 );

@@ -30,6 +30,10 @@ export type CronPreviewQuery = z.input<typeof CronPreviewQuery>;
 export const CronPreview = z.object({
   timezone: z.string().describe('The time zone the occurrences were computed in (UTC when none was given).'),
   occurrences: z.array(Timestamp),
+  description: z
+    .string()
+    .nullable()
+    .describe('The schedule in plain English (`At 09:00, Monday through Friday`), times in its zone.'),
 });
 /** The next occurrences of a schedule. */
 export type CronPreview = z.infer<typeof CronPreview>;

@@ -58,11 +58,11 @@ export function AlertsSection({ teamId, isOwner }: { teamId: string; isOwner: bo
         </Field>
         {isOwner ? (
           <div className="actions">
-            <button type="submit" className="btn btn-primary btn-small">
+            <button type="submit" className="btn btn-primary">
               Save
             </button>
             {current ? (
-              <button type="button" className="btn btn-small" onClick={() => save(null)}>
+              <button type="button" className="btn" onClick={() => save(null)}>
                 Turn off
               </button>
             ) : null}

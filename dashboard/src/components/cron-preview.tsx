@@ -1,7 +1,7 @@
 import type { CronPreview as Preview } from '@webhook-scheduler/contract';
 import { useCallback, useEffect, useState } from 'react';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
-import { formatOccurrence, formatRelative, hasSeconds, viewerTimeZone } from '../lib/format.js';
+import { formatRun, formatRelative, hasSeconds, viewerTimeZone } from '../lib/format.js';
 import { type Loaded, useLoad } from '../lib/use-load.js';
 
 const DEBOUNCE_MS = 300;
@@ -76,8 +76,10 @@ export function CronPreview({ preview }: { preview: SchedulePreview }) {
       {preview.expression === '' ? (
         <p className="muted">Type a schedule to see when it fires.</p>
       ) : error ? (
-        <p className="field-error" data-testid="preview-error">
-          {sentence(error.fields.cron_expression ?? Object.values(error.fields)[0] ?? error.message)}
+        <p className="muted" data-testid="preview-error">
+          {Object.keys(error.fields).length > 0
+            ? 'Fix the schedule above to see when it fires.'
+            : sentence(error.message)}
         </p>
       ) : !data ? (
         <p className="muted">Computing…</p>
@@ -95,9 +97,9 @@ export function CronPreview({ preview }: { preview: SchedulePreview }) {
           <tbody>
             {data.occurrences.map((at) => (
               <tr key={at}>
-                <td data-label="Cron zone">{formatOccurrence(at, zone, withSeconds)}</td>
+                <td data-label="Cron zone">{formatRun(at, zone, withSeconds)}</td>
                 {viewer !== zone ? (
-                  <td data-label="Your time">{formatOccurrence(at, viewer, withSeconds)}</td>
+                  <td data-label="Your time">{formatRun(at, viewer, withSeconds)}</td>
                 ) : null}
                 <td data-label="When" className="muted">
                   {formatRelative(at)}

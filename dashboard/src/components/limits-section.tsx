@@ -15,31 +15,82 @@ function duration(ms: number): string {
   return `${integer.format(ms / 1000)} s`;
 }
 
-/** The rows of the table: what each limit is, its value, and the usage where the team has one. */
-function rows({ limits, usage }: TeamLimitsView): [string, string, string | undefined][] {
+/** A quota the team uses up: its limit and what is in use, drawn as a bar. */
+interface Quota {
+  name: string;
+  limit: number;
+  used: number;
+  /** How its figures read (counts by default). */
+  format?: { limit: (value: number) => string; used: (value: number) => string };
+}
+
+/** The quotas a create uses up (403 `QUOTA_EXCEEDED` when full). */
+function quotas({ limits, usage }: TeamLimitsView): Quota[] {
   return [
-    ['Active crons', integer.format(limits.max_active_crons), integer.format(usage.active_crons)],
-    [
-      'Pending events created through the API',
-      integer.format(limits.max_pending_events),
-      integer.format(usage.pending_events),
-    ],
-    [
-      'Payloads and headers of those pending events',
-      formatLimitBytes(limits.max_pending_bytes),
-      formatUsedBytes(usage.pending_bytes),
-    ],
-    ['Active API keys', integer.format(limits.max_api_keys), integer.format(usage.api_keys)],
-    ['Payload size', formatLimitBytes(limits.max_payload_bytes), undefined],
-    ['Custom headers, all together', formatLimitBytes(limits.max_headers_bytes), undefined],
-    ['Shortest cron interval', duration(limits.min_cron_interval_ms), undefined],
+    { name: 'Active crons', limit: limits.max_active_crons, used: usage.active_crons },
+    {
+      name: 'Pending events created through the API',
+      limit: limits.max_pending_events,
+      used: usage.pending_events,
+    },
+    {
+      name: 'Payloads and headers of those pending events',
+      limit: limits.max_pending_bytes,
+      used: usage.pending_bytes,
+      format: { limit: formatLimitBytes, used: formatUsedBytes },
+    },
+    { name: 'Active API keys', limit: limits.max_api_keys, used: usage.api_keys },
+  ];
+}
+
+/** The limits that bound one request or one key, not a count the team fills. */
+function fixedLimits({ limits }: TeamLimitsView): [string, string][] {
+  return [
+    ['Payload size', formatLimitBytes(limits.max_payload_bytes)],
+    ['Custom headers, all together', formatLimitBytes(limits.max_headers_bytes)],
+    ['Shortest cron interval', duration(limits.min_cron_interval_ms)],
     [
       'API requests per key',
       `${integer.format(limits.requests_per_second)}/s, bursts of ${integer.format(limits.request_burst)}`,
-      undefined,
     ],
-    ['Finished events kept', duration(limits.event_retention_ms), undefined],
+    ['Finished events kept', duration(limits.event_retention_ms)],
   ];
+}
+
+function percent(quota: Quota): number {
+  return quota.limit <= 0 ? 100 : Math.min(100, (quota.used / quota.limit) * 100);
+}
+
+/** `0.3 %`, `45 %`, `100 %`: enough digits to see a quota that is barely used. */
+function formatPercent(value: number): string {
+  return value > 0 && value < 10 ? `${value.toFixed(1)} %` : `${Math.round(value)} %`;
+}
+
+function UsageBar({ quota }: { quota: Quota }) {
+  const share = percent(quota);
+  const limit = (quota.format?.limit ?? integer.format)(quota.limit);
+  const used = (quota.format?.used ?? integer.format)(quota.used);
+  const level = share >= 90 ? 'full' : share >= 70 ? 'high' : 'ok';
+  return (
+    <div className="usage" data-testid="usage">
+      <div className="usage-head">
+        <span className="usage-name">{quota.name}</span>
+        <span className="usage-figures">
+          {used} of {limit} · {formatPercent(share)}
+        </span>
+      </div>
+      <meter
+        className={`usage-bar usage-${level}`}
+        min={0}
+        max={quota.limit}
+        low={quota.limit * 0.7}
+        high={quota.limit * 0.9}
+        optimum={0}
+        value={quota.used}
+        aria-label={`${quota.name}: ${used} of ${limit}`}
+      />
+    </div>
+  );
 }
 
 /** The team's limits and how much of its quotas it uses; an operator changes them with the CLI. */
@@ -63,24 +114,29 @@ export function LimitsSection({ teamId }: { teamId: string }) {
           <Loading />
         )
       ) : (
-        <table className="table limits-table">
-          <thead>
-            <tr>
-              <th>Limit</th>
-              <th>Value</th>
-              <th>In use</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows(view.data).map(([name, value, used]) => (
-              <tr key={name}>
-                <td data-label="Limit">{name}</td>
-                <td data-label="Value">{value}</td>
-                <td data-label="In use">{used ?? '—'}</td>
-              </tr>
+        <>
+          <div className="usages">
+            {quotas(view.data).map((quota) => (
+              <UsageBar key={quota.name} quota={quota} />
             ))}
-          </tbody>
-        </table>
+          </div>
+          <table className="table limits-table">
+            <thead>
+              <tr>
+                <th>Limit</th>
+                <th>Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {fixedLimits(view.data).map(([name, value]) => (
+                <tr key={name}>
+                  <td data-label="Limit">{name}</td>
+                  <td data-label="Value">{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
     </section>
   );

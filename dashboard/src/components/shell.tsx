@@ -3,6 +3,7 @@ import { Link, navigate, useLocation } from '../lib/router.js';
 import { useSession } from '../session.js';
 
 const SECTIONS = [
+  ['overview', 'Overview'],
   ['events', 'Events'],
   ['crons', 'Crons'],
   ['settings', 'Settings'],
@@ -29,20 +30,37 @@ function TeamSwitcher({ teamId, section }: { teamId: string | undefined; section
   );
 }
 
-/** The frame of every signed-in page: brand, team switcher, user, and the team's sections. */
+/**
+ * The frame of every signed-in page, in one row: brand, the team's sections, the team switcher and
+ * the user. On a phone the sections move to a bar at the bottom of the screen, the API reference
+ * with them.
+ */
 export function Shell({ teamId, children }: { teamId: string | undefined; children: ReactNode }) {
   const { session, signOut } = useSession();
   const { pathname } = useLocation();
-  const section = SECTIONS.find(([key]) => pathname.startsWith(`/t/${teamId ?? ''}/${key}`))?.[0] ?? 'events';
+  const base = `/t/${teamId ?? ''}`;
+  const section = SECTIONS.find(([key]) => pathname.startsWith(`${base}/${key}`))?.[0] ?? 'overview';
   return (
-    <div className="shell">
+    <div className={`shell${teamId ? ' with-sections' : ''}`}>
       <header className="topbar">
         <Link to="/" className="brand">
           <img src="/favicon.svg" alt="" width="24" height="24" />
           <span>Webhook Scheduler</span>
         </Link>
-        <TeamSwitcher teamId={teamId} section={section} />
-        <div className="user">
+        {teamId ? (
+          <nav className="tabs" aria-label="Sections">
+            {SECTIONS.map(([key, label]) => (
+              <Link key={key} to={`${base}/${key}`} aria-current={key === section ? 'page' : undefined}>
+                {label}
+              </Link>
+            ))}
+            <a href="/docs" className="tabs-docs">
+              API<span className="tabs-long">reference</span>
+            </a>
+          </nav>
+        ) : null}
+        <div className="topbar-end">
+          <TeamSwitcher teamId={teamId} section={section} />
           <span className="user-email" title={session.user.email}>
             {session.user.email}
           </span>
@@ -51,18 +69,6 @@ export function Shell({ teamId, children }: { teamId: string | undefined; childr
           </button>
         </div>
       </header>
-      {teamId ? (
-        <nav className="tabs" aria-label="Sections">
-          {SECTIONS.map(([key, label]) => (
-            <Link key={key} to={`/t/${teamId}/${key}`} aria-current={key === section ? 'page' : undefined}>
-              {label}
-            </Link>
-          ))}
-          <a href="/docs" className="tabs-docs">
-            API reference
-          </a>
-        </nav>
-      ) : null}
       <main className="content">{children}</main>
     </div>
   );

@@ -42,7 +42,7 @@ export function SigningSecretSection({ teamId, isOwner }: { teamId: string; isOw
         <p>
           <code className="secret-mask">whsec_••••••••••••••••••••••••</code>{' '}
           {isOwner ? (
-            <button type="button" className="btn btn-small" onClick={reveal}>
+            <button type="button" className="btn" onClick={reveal}>
               Reveal
             </button>
           ) : null}

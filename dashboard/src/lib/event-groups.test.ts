@@ -1,6 +1,6 @@
 import type { Event } from '@webhook-scheduler/sdk';
 import { describe, expect, it } from 'vitest';
-import { type EventRow, groupRetryChains } from './event-groups.js';
+import { type EventRow, collapseUpcoming, groupRetryChains } from './event-groups.js';
 
 let created = 0;
 /** An event with only what grouping reads set meaningfully. */
@@ -92,5 +92,30 @@ describe('groupRetryChains', () => {
       'other',
       'original',
     ]);
+  });
+});
+
+describe('collapseUpcoming', () => {
+  const pending = (id: string, cron: string | null, at: string) =>
+    ({ ...event(id, '00:00:00'), status: 'pending', cron_id: cron, scheduled_at: at }) as Event;
+
+  it('puts the pending runs of one cron in one row where the first was, soonest first', () => {
+    const rows = groupRetryChains(
+      [
+        pending('c3', 'cron-a', '2030-01-14T09:00:15Z'),
+        pending('m1', null, '2030-01-14T09:00:12Z'),
+        pending('c2', 'cron-a', '2030-01-14T09:00:10Z'),
+        pending('c1', 'cron-a', '2030-01-14T09:00:05Z'),
+        pending('b1', 'cron-b', '2030-01-14T09:00:04Z'),
+        { ...event('done', '00:00:00'), status: 'success', cron_id: 'cron-a' },
+      ],
+      { numbered: true },
+    );
+    const collapsed = collapseUpcoming(rows);
+    expect(
+      collapsed.map((row) => (row.kind === 'upcoming' ? `${row.cronId}×${row.events.length}` : row.event.id)),
+    ).toEqual(['cron-a×3', 'm1', 'b1', 'done']);
+    const group = collapsed[0];
+    expect(group?.kind === 'upcoming' ? group.events.map((e) => e.id) : []).toEqual(['c1', 'c2', 'c3']);
   });
 });

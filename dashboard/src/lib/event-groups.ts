@@ -40,3 +40,33 @@ export function groupRetryChains(events: readonly Event[], options: { numbered: 
   }
   return rows;
 }
+
+/** A row of the list: an event, a retry under its original, or a cron's upcoming runs in one. */
+export type ListRow = EventRow | { kind: 'upcoming'; cronId: string; events: Event[] };
+
+/**
+ * Pending events of the same cron in one row, placed where the first of them was: a cron firing
+ * every few seconds keeps a dozen runs pending, and they would push every result down.
+ */
+export function collapseUpcoming(rows: readonly EventRow[]): ListRow[] {
+  const groups = new Map<string, Event[]>();
+  for (const row of rows) {
+    const { event } = row;
+    if (row.kind !== 'event' || event.status !== 'pending' || event.cron_id === null) continue;
+    groups.set(event.cron_id, [...(groups.get(event.cron_id) ?? []), event]);
+  }
+  const listed: ListRow[] = [];
+  const placed = new Set<string>();
+  for (const row of rows) {
+    const cronId = row.event.cron_id;
+    const group = cronId === null ? undefined : groups.get(cronId);
+    if (row.kind !== 'event' || row.event.status !== 'pending' || !cronId || !group || group.length < 2) {
+      listed.push(row);
+      continue;
+    }
+    if (placed.has(cronId)) continue;
+    placed.add(cronId);
+    listed.push({ kind: 'upcoming', cronId, events: [...group].sort(bySchedule) });
+  }
+  return listed;
+}

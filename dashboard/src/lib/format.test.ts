@@ -3,6 +3,7 @@ import {
   formatDuration,
   formatInstant,
   formatOccurrence,
+  formatRun,
   formatRelative,
   fromLocalInput,
   hasSeconds,
@@ -69,5 +70,16 @@ describe('local datetime inputs', () => {
 
   it.each(['', '2030-03-04', 'tomorrow', '2030-13-45T99:00'])('refuse %j', (value) => {
     expect(fromLocalInput(value)).toBeUndefined();
+  });
+});
+
+describe('formatRun', () => {
+  const now = new Date('2030-01-10T12:00:00Z');
+  it('writes a run of this year on one short line, in the zone', () => {
+    expect(formatRun('2030-01-14T08:00:00Z', 'Europe/Paris', false, now)).toBe('Mon 14 Jan, 09:00');
+    expect(formatRun('2030-01-14T08:00:30Z', 'UTC', true, now)).toBe('Mon 14 Jan, 08:00:30');
+  });
+  it('adds the year only to a run of another year', () => {
+    expect(formatRun('2031-01-14T08:00:00Z', 'UTC', false, now)).toBe('Tue 14 Jan 2031, 08:00');
   });
 });

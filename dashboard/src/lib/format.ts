@@ -39,6 +39,25 @@ export function formatOccurrence(iso: string, timeZone: string, withSeconds: boo
   }).format(new Date(iso));
 }
 
+/**
+ * `Mon 14 Jan, 09:00` in `timeZone` (`…, 09:00:30` with `withSeconds`, see `hasSeconds`), the year
+ * only when it is not this year's: one line in a table of next runs.
+ */
+export function formatRun(iso: string, timeZone: string, withSeconds: boolean, now = new Date()): string {
+  const year = (date: Date) => new Intl.DateTimeFormat('en-GB', { year: 'numeric', timeZone }).format(date);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    ...(year(new Date(iso)) === year(now) ? {} : { year: 'numeric' }),
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(withSeconds ? { second: '2-digit' } : {}),
+    timeZone,
+  }).format(new Date(iso));
+  return parts.replace(/^(\w{3}),/, '$1');
+}
+
 /** `14 Jan, 09:00` in the viewer's time zone: compact, for tables. */
 export function formatShort(iso: string): string {
   return new Intl.DateTimeFormat('en-GB', {

@@ -61,6 +61,10 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
   const [localProblems, setLocalProblems] = useState<Record<string, string>>();
   const [busy, setBusy] = useState(false);
   const preview = useSchedulePreview(expression, timezone);
+  // The preview checks the schedule as one types: its problems show under their fields, once.
+  const upToDate = Object.keys(currentProblems(preview, expression, timezone)).length > 0;
+  const live = upToDate ? preview.result.error : undefined;
+  const reading = preview.expression === expression.trim() ? preview.result.data?.description : undefined;
   const error = localProblems
     ? new ApiError('Fix the fields marked below.', 400, 'VALIDATION_ERROR', {
         ...currentProblems(preview, expression, timezone),
@@ -129,7 +133,7 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
           <h2 id="schedule-title">Schedule</h2>
           <Field
             label="Cron expression"
-            error={fieldError(error, 'cron_expression')}
+            error={fieldError(error, 'cron_expression') ?? fieldError(live, 'cron_expression')}
             hint="5 fields (minute hour day month weekday), or 6 with seconds first; L, W, # and @daily-style nicknames work."
           >
             {(props) => (
@@ -143,6 +147,14 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
               />
             )}
           </Field>
+          <p className="cron-reading" data-testid="cron-reading" aria-live="polite">
+            {reading ? (
+              <>
+                {reading}
+                <span className="muted">{timezone.trim() ? ` (${timezone.trim()} time)` : ' (UTC)'}</span>
+              </>
+            ) : null}
+          </p>
           <div className="chips" aria-label="Examples">
             {SCHEDULE_EXAMPLES.map(([example, meaning]) => (
               <button
@@ -156,7 +168,11 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
               </button>
             ))}
           </div>
-          <TimeZoneField value={timezone} onChange={setTimezone} error={fieldError(error, 'timezone')} />
+          <TimeZoneField
+            value={timezone}
+            onChange={setTimezone}
+            error={fieldError(error, 'timezone') ?? fieldError(live, 'timezone')}
+          />
           <CronPreview preview={preview} />
         </section>
         <section className="card" aria-labelledby="request-title">

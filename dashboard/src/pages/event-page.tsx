@@ -72,8 +72,12 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
         <Link to={`/t/${teamId}/events`}>Events</Link> /
       </p>
       <header className="page-header">
-        <h1>
-          Event <StatusBadge status={data.status} />
+        <h1 className="event-title">
+          <StatusBadge status={data.status} />
+          <span className="visually-hidden"> event: </span>
+          <span className="event-title-request">
+            <span className="method">{data.method}</span> <span className="url">{data.webhook_url}</span>
+          </span>
         </h1>
         <div className="actions">
           {data.status === 'success' || data.status === 'failed' ? (
@@ -102,6 +106,10 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
       </header>
       <ErrorBanner error={event.error} title="Could not refresh:" />
       <ErrorBanner error={replayError} title="Could not replay:" />
+      <div className="columns">
+        <ResponseSummary event={data} />
+        <RequestSummary event={data} />
+      </div>
       <dl className="facts">
         <div>
           <dt>Id</dt>
@@ -147,10 +155,6 @@ export function EventPage({ teamId, eventId }: { teamId: string; eventId: string
           </div>
         ) : null}
       </dl>
-      <div className="columns">
-        <RequestSummary event={data} />
-        <ResponseSummary event={data} />
-      </div>
       <AttemptsTimeline teamId={teamId} currentId={data.id} attempts={attempts.data} error={attempts.error} />
     </section>
   );

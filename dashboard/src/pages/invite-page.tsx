@@ -18,7 +18,7 @@ async function accept(token: string, session: Session, adopt: Adopt): Promise<vo
   setCsrfToken(session.csrf_token);
   const team: MyTeam = await unwrap(dashboardApi.invites.accept({ body: { token } }), 200);
   adopt(await unwrap(dashboardApi.session.get(), 200));
-  navigate(`/t/${team.id}/events`, { replace: true });
+  navigate(`/t/${team.id}/overview`, { replace: true });
 }
 
 /** Signs up with the invite, or signs in and accepts it when the email has an account. */
@@ -38,7 +38,7 @@ function SignedOut({ invite, token, adopt }: { invite: InviteSummary; token: str
       : unwrap(dashboardApi.session.signUp({ body: { email, password, invite: token } }), 201).then(
           (session) => {
             adopt(session);
-            navigate(`/t/${session.teams[0]?.id ?? ''}/events`, { replace: true });
+            navigate(`/t/${session.teams[0]?.id ?? ''}/overview`, { replace: true });
           },
         );
     done.catch((failure: unknown) => {

@@ -20,7 +20,7 @@ export function NewTeamPage() {
     unwrap(dashboardApi.teams.create({ body: { name } }), 201).then(
       async (team) => {
         await refresh();
-        navigate(`/t/${team.id}/events`);
+        navigate(`/t/${team.id}/overview`);
       },
       (failure: unknown) => {
         setBusy(false);

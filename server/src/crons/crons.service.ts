@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParsedCronInput, ParsedCronPatch, TeamLimits } from '@webhook-scheduler/contract';
-import { newEventId } from '@webhook-scheduler/scheduler';
+import { describeCron, newEventId } from '@webhook-scheduler/scheduler';
 import { askForActiveCronsQuota } from '../shared/quota-check.js';
 import { rawQuery } from '../shared/raw-query.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -255,9 +255,10 @@ export async function deleteCron(em: EntityManager, teamId: string, id: string):
 export function previewCron(
   query: { cron_expression: string; timezone?: string | undefined; count: number },
   now: Date,
-): { timezone: string; occurrences: Date[] } {
+): { timezone: string; occurrences: Date[]; description: string | null } {
   const timezone = query.timezone ?? null;
   const preview = cronPreview(query.cron_expression, timezone, now, query.count);
   if ('issues' in preview) throw new ValidationError(preview.issues);
-  return { timezone: timezone ?? 'UTC', occurrences: preview.occurrences };
+  const description = describeCron(query.cron_expression) ?? null;
+  return { timezone: timezone ?? 'UTC', occurrences: preview.occurrences, description };
 }

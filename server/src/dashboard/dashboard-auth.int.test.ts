@@ -65,6 +65,8 @@ it('walks every dashboard route but the public ones', () => {
     'members.add',
     'members.list',
     'members.remove',
+    'overview.deliveries',
+    'overview.upcoming',
     'session.get',
     'session.signOut',
     'signingSecret.get',

@@ -29,6 +29,7 @@ describe('GET /api/dashboard/cron-preview', () => {
       preview,
     );
     expect(data.timezone).toBe('Europe/Paris');
+    expect(data.description).toBe('At 09:00, Monday through Friday');
     expect(data.occurrences).toHaveLength(5);
     const times = data.occurrences.map((at) => Date.parse(at));
     expect(times[0]).toBeGreaterThan(before);

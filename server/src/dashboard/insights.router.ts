@@ -15,7 +15,8 @@ export function insightsRouter({ orm, now }: RouteDeps) {
     cronPreview: ({ query }) => {
       const preview = previewCron(query, now());
       const occurrences = preview.occurrences.map((date) => date.toISOString());
-      return Promise.resolve({ status: 200, body: { data: { timezone: preview.timezone, occurrences } } });
+      const data = { timezone: preview.timezone, occurrences, description: preview.description };
+      return Promise.resolve({ status: 200, body: { data } });
     },
     attempts: async ({ params, req }) => {
       await roleIn(orm.em, sessionOf(req).userId, params.teamId);

@@ -64,10 +64,10 @@ describe('the circuit breaker', () => {
     expect(
       (await verifyWebhook({ secret, headers: openedAlert!.headers, body: openedAlert!.body })).id,
     ).toBeTruthy();
-    expect(JSON.parse(openedAlert!.body)).toMatchObject({
-      type: 'destination.circuit_opened',
-      data: { origin: down.url, consecutive_failures: 3 },
-    });
+    const message = JSON.parse(openedAlert!.body) as { type: string; data: Record<string, unknown> };
+    expect(message).toMatchObject({ type: 'destination.circuit_opened', data: { origin: down.url } });
+    // At least the three that opened it: retries failing in the same batch count on.
+    expect(message.data.consecutive_failures).toBeGreaterThanOrEqual(3);
 
     // While open: the retries and new events wait; only probes reach the origin, one per cool-down.
     // (Retries claimed before the third failure was recorded may still have been under way.)

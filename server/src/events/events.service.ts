@@ -38,6 +38,7 @@ type ListQuery = {
   sort?: EventSort | undefined;
   scheduled_after?: string | undefined;
   scheduled_before?: string | undefined;
+  url_contains?: string | undefined;
 };
 
 const dateOrUndefined = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
@@ -81,6 +82,7 @@ export async function listEvents(
     cronId: query.cron_id,
     scheduledAfter: dateOrUndefined(query.scheduled_after),
     scheduledBefore: dateOrUndefined(query.scheduled_before),
+    urlContains: query.url_contains,
   };
   const total = await countEvents(em, filter);
   assertPageInRange(query, total);

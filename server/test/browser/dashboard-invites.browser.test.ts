@@ -31,9 +31,8 @@ describe.skipIf(!hasChromium)('invites and password resets in Chromium', () => {
     const teamId = teamOfPage(page);
     const teamName = `${owner.split('@')[0]}'s team`;
     await page.goto(`${app.url}/t/${teamId}/settings`);
-    const keys = page.locator('.limits-table tr', { hasText: 'Active API keys' });
-    expect(await keys.locator('td[data-label=Value]').innerText()).toBe('100');
-    expect(await keys.locator('td[data-label="In use"]').innerText()).toBe('0');
+    const keys = page.getByTestId('usage').filter({ hasText: 'Active API keys' });
+    expect(await keys.locator('.usage-figures').innerText()).toBe('0 of 100 · 0 %');
     const invited = browserEmail('grace');
     await page.getByLabel('Email to invite').fill(invited);
     await page.getByRole('button', { name: 'Create invite link' }).click();
@@ -50,7 +49,7 @@ describe.skipIf(!hasChromium)('invites and password resets in Chromium', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account and join' }).click();
 
-    await page.waitForURL(`${app.url}/t/${teamId}/events`);
+    await page.waitForURL(`${app.url}/t/${teamId}/overview`);
     const switcher = page.getByRole('combobox', { name: 'Team' });
     expect(await switcher.inputValue()).toBe(teamId);
     expect(await switcher.locator('option:checked').innerText()).toBe(teamName);
@@ -76,7 +75,7 @@ describe.skipIf(!hasChromium)('invites and password resets in Chromium', () => {
     await expectAccessible(page, 'the page of a password reset link');
     await page.getByLabel('New password').fill('a brand new password');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.waitForURL(/\/t\/[0-9a-f-]+\/events$/);
+    await page.waitForURL(/\/t\/[0-9a-f-]+\/overview$/);
     expect(await page.locator('.user-email').innerText()).toBe(email);
   });
 });

@@ -81,6 +81,7 @@ describe.skipIf(!hasChromium || !process.env.UPDATE_SCREENSHOTS)('docs/screensho
       cron_expression: '*/15 * * * *',
       is_active: false,
     });
+    await client.crons.create({ webhook_url: `${target}/heartbeat`, cron_expression: '*/5 * * * * *' });
     await client.events.create({
       webhook_url: `${target}/orders`,
       scheduled_at: soon(800),
@@ -105,8 +106,17 @@ describe.skipIf(!hasChromium || !process.env.UPDATE_SCREENSHOTS)('docs/screensho
 
     await page.goto(`${app.url}/t/${teamId}/events`);
     await page.locator('[data-testid=event-row][data-status=failed]').first().waitFor();
+    await page.getByTestId('upcoming-row').first().waitFor();
     await shoot('events', DESKTOP);
     await shoot('events-phone', PHONE);
+
+    await page.goto(`${app.url}/t/${teamId}/overview`);
+    await page.getByTestId('overview-tiles').waitFor();
+    await page.getByTestId('outcomes-chart').locator('canvas').waitFor();
+    await page.getByTestId('upcoming-chart').locator('canvas').waitFor();
+    await shoot('overview', DESKTOP);
+    await shoot('overview-phone', PHONE);
+    await page.setViewportSize(DESKTOP);
 
     await page.goto(`${app.url}/t/${teamId}/events/${failing.id}`);
     await page.getByTestId('attempts').locator('li').nth(2).waitFor();

@@ -2229,6 +2229,8 @@ export interface operations {
                 scheduled_after?: string;
                 /** @description Only events scheduled before this time (exclusive). */
                 scheduled_before?: string;
+                /** @description Only events whose webhook_url contains this text, ignoring case. Its rows are read (no index): combine it with scheduled_after or cron_id on a large team. */
+                url_contains?: string;
             };
             header?: never;
             path?: never;

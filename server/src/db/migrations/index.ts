@@ -18,6 +18,7 @@ import { Migration20261126100000_exact_quotas } from './Migration20261126100000_
 import { Migration20261126100000_invites_and_resets } from './Migration20261126100000_invites_and_resets.js';
 import { Migration20261126300000_destinations } from './Migration20261126300000_destinations.js';
 import { Migration20261126000000_trace_context } from './Migration20261126000000_trace_context.js';
+import { Migration20261126200000_delivery_minutes } from './Migration20261126200000_delivery_minutes.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
 import { Migration20261125010000_foreign_key_indexes } from './Migration20261125010000_foreign_key_indexes.js';
 import { Migration20261125000000_event_destination } from './Migration20261125000000_event_destination.js';
@@ -91,4 +92,5 @@ export const migrations: MigrationObject[] = [
   },
   { name: 'Migration20261126300000_destinations', class: Migration20261126300000_destinations },
   { name: 'Migration20261126000000_trace_context', class: Migration20261126000000_trace_context },
+  { name: 'Migration20261126200000_delivery_minutes', class: Migration20261126200000_delivery_minutes },
 ];
