@@ -130,6 +130,7 @@ const CHECK_PENDING = `
  *   and the commit. A lock held until the commit is held through its WAL flush: one lock per team
  *   for every create capped a team's creates at one flush at a time (bench/README.md), hence the
  *   slots for the pending quotas.
+ * - `pending_events_within()`, which the previous release's creates call, stays until the next.
  */
 export class Migration20261126100000_exact_quotas extends Migration {
   override up(): void {
@@ -212,7 +213,6 @@ export class Migration20261126100000_exact_quotas extends Migration {
       deferrable initially deferred for each row
       when (new.is_active and not old.is_active and ${asked('active_crons_quota')})
       execute function check_active_crons_quota()`);
-    this.addSql('drop function pending_events_within(uuid, int, int)');
 
     this.addSql('delete from pending_event_counts');
     this.addSql(`

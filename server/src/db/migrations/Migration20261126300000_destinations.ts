@@ -108,8 +108,6 @@ export class Migration20261126300000_destinations extends Migration {
       await this.execute(`drop index concurrently if exists ${name}`);
       await this.execute(`create index concurrently ${name} on event_queue ${definition}`);
     }
-    await this.execute('drop index concurrently if exists event_queue_due_idx');
-    await this.execute('drop index concurrently if exists event_queue_team_due_idx');
     await this.execute('analyze event_queue');
   }
 

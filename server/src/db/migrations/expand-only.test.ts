@@ -20,21 +20,78 @@ const CONTRACTED_BEFORE_THE_RULE = new Map([
   ],
 ]);
 
-/** The SQL statements a migration's up() adds; none of ours runs anything while being built. */
-function statementsOf(migration: MigrationObject): string[] {
+/**
+ * Steps the rule flags that the previous release cannot notice, each reviewed: the test expects
+ * exactly these, so any other contracting step in the same migration still fails it.
+ */
+const REVIEWED = new Map<string, { steps: string[]; why: string }>([
+  [
+    'Migration20261126000000_event_origins',
+    {
+      steps: ['drops a function'],
+      why: 'webhook_destination() was called only by the queue trigger this migration replaces',
+    },
+  ],
+  [
+    'Migration20261126010000_status_schedule_index',
+    {
+      steps: ['drops a index', 'drops a index'],
+      why: 'rebuilds an index an interrupted build left invalid, and drops the (team_id, status) index, the prefix of the new one',
+    },
+  ],
+  [
+    'Migration20261126100000_exact_quotas',
+    {
+      steps: ['tightens or retypes a column', 'tightens or retypes a column'],
+      why: 'widens the counters\' shard from smallint to integer: every value the previous release writes fits',
+    },
+  ],
+  [
+    'Migration20261126300000_destinations',
+    {
+      steps: ['drops a index', 'drops a index', 'drops a index', 'drops a index'],
+      why: 'each index it builds concurrently is first dropped if an interrupted build left it invalid',
+    },
+  ],
+]);
+
+/**
+ * The SQL statements a migration's up() adds or runs. Those that run their statements themselves
+ * (outside a transaction) run them against a driver that records them and answers as an empty,
+ * idle database would.
+ */
+async function statementsOf(migration: MigrationObject): Promise<string[]> {
+  const ran: string[] = [];
+  const answer = (sql: string) =>
+    /pg_current_xact_id/.test(sql) ? [{ xid: '1' }] : /as done/.test(sql) ? [{ done: true }] : [];
+  const driver = {
+    execute: async (sql: unknown) => {
+      ran.push(String(sql));
+      return answer(String(sql));
+    },
+    createEntityManager: () => ({
+      setTransactionContext: () => undefined,
+      getKysely: () => ({
+        executeQuery: async (query: { sql: string }) => {
+          ran.push(query.sql);
+          return { rows: answer(query.sql) };
+        },
+      }),
+    }),
+  };
   const Step = migration.class as unknown as new (driver: never, config: never) => Migration;
-  const step = new Step(undefined as never, undefined as never);
-  void step.up();
-  return step.getQueries().map(String);
+  const step = new Step(driver as never, undefined as never);
+  await step.up();
+  return [...step.getQueries().map(String), ...ran];
 }
 
 describe('the migrations', () => {
   it.each(migrations.map((migration) => [migration.name, migration] as const))(
     '%s only expands the schema, or is a listed exception',
-    (name, migration) => {
-      const problems = statementsOf(migration).flatMap(contractingSteps);
+    async (name, migration) => {
+      const problems = (await statementsOf(migration)).flatMap(contractingSteps);
       if (CONTRACTED_BEFORE_THE_RULE.has(name)) expect(problems).not.toEqual([]);
-      else expect(problems).toEqual([]);
+      else expect(problems).toEqual(REVIEWED.get(name)?.steps ?? []);
     },
   );
 });
