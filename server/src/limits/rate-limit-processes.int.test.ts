@@ -50,15 +50,18 @@ describe('the rate limit across two API processes', () => {
           : sendRequest(url, 'GET', '/api/v1/events?limit=1', { key }),
       );
     }
+    // The requests were offered over the sending window; a loaded machine answers the last ones later.
+    const offeredS = (Date.now() - started) / 1000;
     const responses = await Promise.all(sent);
     const elapsedS = (Date.now() - started) / 1000;
 
     const accepted = responses.filter((r) => r.status === 200 || r.status === 201);
     const refused = responses.filter((r) => r.status === 429);
     expect(accepted.length + refused.length).toBe(total);
+    const allowedOffered = RATE * offeredS + BURST;
     const allowed = RATE * elapsedS + BURST;
-    const measured = `${accepted.length} accepted of ${total} in ${elapsedS.toFixed(1)} s, ${allowed.toFixed(0)} allowed`;
-    expect(accepted.length, measured).toBeGreaterThanOrEqual(0.9 * allowed);
+    const measured = `${accepted.length} accepted of ${total} offered in ${offeredS.toFixed(1)} s (answered in ${elapsedS.toFixed(1)} s): ${allowedOffered.toFixed(0)}–${allowed.toFixed(0)} allowed`;
+    expect(accepted.length, measured).toBeGreaterThanOrEqual(0.9 * allowedOffered);
     expect(accepted.length, measured).toBeLessThanOrEqual(1.1 * allowed);
     for (const response of refused) {
       expect(response.body.error.code).toBe('RATE_LIMITED');
