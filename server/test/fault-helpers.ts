@@ -13,7 +13,10 @@ export async function scheduleMany(
   const at = new Date(Date.now() + 2000 + count * 5).toISOString();
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1000) {
-    const events = Array.from({ length: Math.min(1000, count - i) }, () => ({ webhook_url: url, scheduled_at: at }));
+    const events = Array.from({ length: Math.min(1000, count - i) }, () => ({
+      webhook_url: url,
+      scheduled_at: at,
+    }));
     const response = await app.request('POST', '/api/v1/events/batch', { key: team.key, body: { events } });
     if (response.status !== 201) throw new Error(`create answered ${response.status}: ${response.text}`);
     ids.push(...(response.body.data as { id: string }[]).map((event) => event.id));
