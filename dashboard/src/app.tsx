@@ -9,6 +9,8 @@ import { useSessionRefresh } from './lib/use-session-refresh.js';
 import { AuthPage } from './pages/auth-page.js';
 import { CronFormPage } from './pages/cron-form-page.js';
 import { CronsPage } from './pages/crons-page.js';
+import { DestinationPage } from './pages/destination-page.js';
+import { DestinationsPage } from './pages/destinations-page.js';
 import { EventFormPage } from './pages/event-form-page.js';
 import { EventPage } from './pages/event-page.js';
 import { EventsPage } from './pages/events-page.js';
@@ -42,6 +44,11 @@ const TEAM_ROUTES: [string, (params: Params) => ReactNode][] = [
   [
     '/t/:teamId/crons/:cronId',
     (p) => <CronFormPage key={p.cronId} teamId={team(p)} cronId={p.cronId ?? ''} />,
+  ],
+  ['/t/:teamId/destinations', (p) => <DestinationsPage teamId={team(p)} />],
+  [
+    '/t/:teamId/destinations/:origin',
+    (p) => <DestinationPage key={p.origin} teamId={team(p)} origin={p.origin ?? ''} />,
   ],
   ['/t/:teamId/settings', (p) => <SettingsPage teamId={team(p)} />],
 ];

@@ -11,6 +11,7 @@ import './styles/details.css';
 import './styles/settings.css';
 import './styles/overview.css';
 import './styles/lists.css';
+import './styles/destinations.css';
 import './styles/phone.css';
 
 const root = document.getElementById('root');

@@ -1,8 +1,7 @@
-import type { MouseEvent } from 'react';
 import type { EventRow, ListRow } from '../lib/event-groups.js';
 import { originOf } from '../lib/event-actions.js';
 import { formatDuration, formatRelative, formatShort } from '../lib/format.js';
-import { Link, navigate } from '../lib/router.js';
+import { Link, openOnClick } from '../lib/router.js';
 import { countOf } from '../lib/plural.js';
 import { HttpStatus, StatusBadge } from './status-badge.js';
 
@@ -110,11 +109,7 @@ const targetOf = (teamId: string, row: ListRow) =>
  * A click anywhere on a row opens it; the link in its first cell is the way in for keyboards.
  */
 export function EventsTable({ teamId, rows }: { teamId: string; rows: ListRow[] }) {
-  const open = (row: ListRow) => (click: MouseEvent<HTMLTableRowElement>) => {
-    if ((click.target as Element).closest('a, button')) return;
-    if (click.metaKey || click.ctrlKey || click.shiftKey || click.button !== 0) return;
-    navigate(targetOf(teamId, row));
-  };
+  const open = (row: ListRow) => openOnClick(targetOf(teamId, row));
   return (
     <table className="table events-table">
       <thead>

@@ -6,6 +6,8 @@ const SECTIONS = [
   ['overview', 'Overview'],
   ['events', 'Events'],
   ['crons', 'Crons'],
+  // The soft hyphen lets the word break in the phone's bar of six sections.
+  ['destinations', 'Desti\u00ADnations'],
   ['settings', 'Settings'],
 ] as const;
 
@@ -54,7 +56,7 @@ export function Shell({ teamId, children }: { teamId: string | undefined; childr
                 {label}
               </Link>
             ))}
-            <a href="/docs" className="tabs-docs">
+            <a href="/docs" className="tabs-docs" aria-label="API reference">
               API<span className="tabs-long">reference</span>
             </a>
           </nav>

@@ -106,12 +106,16 @@ export function formatLateness(ms: number | null): string {
   return `${(ms / 60_000).toFixed(1)} min`;
 }
 
+/** `2.5 %`, `12 %`: `part` of `whole`, or undefined when `whole` is 0. */
+export function formatShare(part: number, whole: number): string | undefined {
+  if (whole === 0) return undefined;
+  const share = (part / whole) * 100;
+  return `${share < 10 ? share.toFixed(1) : Math.round(share)} %`;
+}
+
 /** `2.5 %` of calls that failed (retrying or for good), or undefined without a call. */
 export function failureShare(totals: DeliveriesOverview['totals']): string | undefined {
-  const calls = totals.succeeded + totals.retrying + totals.failed;
-  if (calls === 0) return undefined;
-  const share = ((totals.retrying + totals.failed) / calls) * 100;
-  return `${share < 10 ? share.toFixed(1) : Math.round(share)} %`;
+  return formatShare(totals.retrying + totals.failed, totals.succeeded + totals.retrying + totals.failed);
 }
 
 /** A value as the readout and the table write it. */

@@ -58,3 +58,15 @@ export function Link({ to, onClick, ...rest }: LinkProps) {
   };
   return <a href={to} onClick={handle} {...rest} />;
 }
+
+/**
+ * A table row's click handler going to `to`: a plain click anywhere on the row but on its links
+ * and buttons, which act for themselves (the row's first link is the way in for keyboards).
+ */
+export function openOnClick(to: string): (click: MouseEvent<HTMLElement>) => void {
+  return (click) => {
+    if ((click.target as Element).closest('a, button')) return;
+    if (click.metaKey || click.ctrlKey || click.shiftKey || click.button !== 0) return;
+    navigate(to);
+  };
+}

@@ -5,6 +5,7 @@ import { type ApiError, toApiError } from '../api/errors.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { Pagination } from '../components/pagination.js';
+import { Segmented } from '../components/segmented.js';
 import { formatRelative } from '../lib/format.js';
 import { useTeamTitle } from '../lib/page-title.js';
 import { Link, navigate, useLocation } from '../lib/router.js';
@@ -74,18 +75,12 @@ export function CronsPage({ teamId }: { teamId: string }) {
         </Link>
       </header>
       <div className="toolbar">
-        <div className="segmented" role="group" aria-label="Active">
-          {FILTERS.map(([value, label]) => (
-            <button
-              key={label}
-              type="button"
-              aria-pressed={(active ?? '') === value}
-              onClick={() => go({ is_active: value })}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Active"
+          options={FILTERS}
+          value={active ?? ''}
+          onChange={(value) => go({ is_active: value })}
+        />
       </div>
       <ErrorBanner error={crons.error ?? actionError} />
       {!data ? (

@@ -3,7 +3,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
 import { EmptyState, ErrorBanner, Loading } from '../components/feedback.js';
 import { GetStarted } from '../components/get-started.js';
+import { LiveToggle } from '../components/live-toggle.js';
 import { Pagination } from '../components/pagination.js';
+import { Segmented } from '../components/segmented.js';
 import { EventsTable } from '../components/events-table.js';
 import { collapseUpcoming, groupRetryChains } from '../lib/event-groups.js';
 import { useTeamTitle } from '../lib/page-title.js';
@@ -11,6 +13,10 @@ import { Link, navigate, useLocation } from '../lib/router.js';
 import { useLoad } from '../lib/use-load.js';
 
 const STATUSES: EventStatus[] = ['pending', 'processing', 'success', 'failed'];
+const STATUS_CHOICES: (readonly [EventStatus | '', string])[] = [
+  ['', 'All'],
+  ...STATUSES.map((s) => [s, s] as const),
+];
 const PAGE_SIZE = 25;
 const REFRESH_MS = 3000;
 const SEARCH_DEBOUNCE_MS = 300;
@@ -99,21 +105,12 @@ export function EventsPage({ teamId }: { teamId: string }) {
         </Link>
       </header>
       <div className="toolbar">
-        <div className="segmented" role="group" aria-label="Status">
-          <button type="button" aria-pressed={!status} onClick={() => go({ status: undefined })}>
-            All
-          </button>
-          {STATUSES.map((value) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={status === value}
-              onClick={() => go({ status: value })}
-            >
-              {value}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Status"
+          options={STATUS_CHOICES}
+          value={status ?? ''}
+          onChange={(value) => go({ status: value === '' ? undefined : value })}
+        />
         <label className="search">
           <span className="visually-hidden">Search by URL</span>
           <input
@@ -137,13 +134,7 @@ export function EventsPage({ teamId }: { teamId: string }) {
             </button>
           </span>
         ) : null}
-        <label className="check live">
-          <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} />
-          Auto-refresh
-          {events.updatedAt ? (
-            <span className="muted"> · {events.updatedAt.toLocaleTimeString('en-GB')}</span>
-          ) : null}
-        </label>
+        <LiveToggle live={live} onChange={setLive} updatedAt={events.updatedAt} />
       </div>
       <ErrorBanner error={events.error} title={data ? 'Could not refresh:' : 'Could not load the events:'} />
       {showGuide ? (

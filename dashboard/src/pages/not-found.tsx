@@ -15,14 +15,18 @@ const WORDS = {
     title: 'Cron not found',
     body: 'This team has no cron with this id. It may have been deleted, or the address is mistyped.',
   },
+  destination: {
+    title: 'Destination not found',
+    body: 'This team has never called this origin nor set anything for it, or the address is mistyped.',
+  },
 } as const;
 
-/** An address that names no page, a team the user is not in, or an event or cron that does not exist. */
+/** An address that names no page, a team the user is not in, or an event, cron or destination that does not exist. */
 export function NotFound({ what, teamId }: { what: keyof typeof WORDS; teamId?: string }) {
   const { title, body } = WORDS[what];
   useTitle(title);
   const back =
-    teamId && (what === 'event' || what === 'cron')
+    teamId && (what === 'event' || what === 'cron' || what === 'destination')
       ? { to: `/t/${teamId}/${what}s`, label: `Back to the ${what}s` }
       : { to: '/', label: 'Go to your dashboard' };
   return (

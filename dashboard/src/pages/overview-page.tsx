@@ -2,9 +2,11 @@ import type { OverviewWindow } from '@webhook-scheduler/contract';
 import { useCallback, useMemo, useState } from 'react';
 import { useTeamClient } from '../api/client.js';
 import { dashboardApi, unwrap } from '../api/dashboard.js';
+import { DestinationsHealthCard } from '../components/destinations-health-card.js';
 import { ErrorBanner, Loading } from '../components/feedback.js';
 import { GetStarted } from '../components/get-started.js';
 import { OverviewTiles } from '../components/overview-tiles.js';
+import { Segmented } from '../components/segmented.js';
 import { TimeChart } from '../components/time-chart.js';
 import { latenessChart, outcomeChart, upcomingChart } from '../lib/overview-figures.js';
 import { useTeamTitle } from '../lib/page-title.js';
@@ -18,14 +20,6 @@ const WINDOWS: [OverviewWindow, string][] = [
 ];
 const REFRESH_MS = 15_000;
 const isWindow = (value: string | null): value is OverviewWindow => WINDOWS.some(([key]) => key === value);
-
-/**
- * Where the failing and circuit-open destinations go (issue 21, built beside this page): it shows
- * nothing until the Destinations routes exist, and then takes its place between the charts.
- */
-function DestinationsHealthCard(): null {
-  return null;
-}
 
 /** The team's landing page: its deliveries over time, their lateness, and the next hour's load. */
 export function OverviewPage({ teamId }: { teamId: string }) {
@@ -69,18 +63,12 @@ export function OverviewPage({ teamId }: { teamId: string }) {
     <section className="page overview">
       <header className="page-header">
         <h1>Overview</h1>
-        <div className="segmented" role="group" aria-label="Window">
-          {WINDOWS.map(([key, label]) => (
-            <button
-              key={key}
-              type="button"
-              aria-pressed={key === window}
-              onClick={() => navigate(key === '1h' ? pathname : `${pathname}?window=${key}`)}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Window"
+          options={WINDOWS}
+          value={window}
+          onChange={(key) => navigate(key === '1h' ? pathname : `${pathname}?window=${key}`)}
+        />
       </header>
       {showGuide ? (
         <GetStarted
@@ -106,7 +94,7 @@ export function OverviewPage({ teamId }: { teamId: string }) {
             <TimeChart data={lateness} title="Lateness p50 and p99" testId="lateness-chart" />
           ) : null}
         </section>
-        <DestinationsHealthCard />
+        <DestinationsHealthCard teamId={teamId} />
         <section className="card" aria-labelledby="upcoming-title">
           <h2 id="upcoming-title">The next hour, per minute</h2>
           {ahead ? <TimeChart data={ahead} title="The next hour" testId="upcoming-chart" /> : null}

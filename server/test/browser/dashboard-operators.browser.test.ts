@@ -1,13 +1,11 @@
-import path from 'node:path';
 import { type WebhookSchedulerClient, createClient } from '@webhook-scheduler/sdk';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtDashboardDir } from '../../src/dashboard/spa.router.js';
-import { REPO_ROOT } from '../guide-samples.js';
 import { type TestApp, startTestApp } from '../harness.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import { hasChromium, launchBrowser } from './chromium.js';
-import { expectAccessible, keyOf, signUpInPage, teamOfPage } from './dashboard-user.js';
+import { expectAccessible, keyOf, shootForDocs, signUpInPage, teamOfPage } from './dashboard-user.js';
 
 // The operator controls in the dashboard: Replay on a finished event, Run now on a cron, and the
 // banner of a cron the service paused after failed runs. `UPDATE_SCREENSHOTS=1` also writes them
@@ -21,15 +19,7 @@ let teamId: string;
 let client: WebhookSchedulerClient;
 const settled = { timeout: 20_000, interval: 200 };
 
-async function shoot(name: string): Promise<void> {
-  if (!process.env.UPDATE_SCREENSHOTS) return;
-  await page.waitForTimeout(300);
-  await page.screenshot({
-    path: path.join(REPO_ROOT, 'docs', 'screenshots', `${name}.png`),
-    fullPage: true,
-    animations: 'disabled',
-  });
-}
+const shoot = (name: string) => shootForDocs(page, name);
 
 const callsTo = (pathName: string) => receiver.requests.filter((request) => request.path === pathName);
 
