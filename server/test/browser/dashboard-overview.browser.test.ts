@@ -189,6 +189,7 @@ describe.skipIf(!hasChromium)('issue 24 in Chromium', () => {
       'API keys',
       'Signing secret',
       'Alerts',
+      'Tracing',
       'Members',
       'Limits and usage',
     ]);
