@@ -199,7 +199,8 @@ describe.skipIf(!hasChromium)('issue 24 in Chromium', () => {
     await expect.poll(() => keys.innerText()).toMatch(/Active API keys\s*1 of 100 · 1\.0 %/);
     const meter = keys.locator('meter');
     expect([await meter.getAttribute('value'), await meter.getAttribute('max')]).toEqual(['1', '100']);
-    expect(await page.getByTestId('usage').count()).toBe(3);
+    // Active crons, pending events, pending bytes, active API keys.
+    expect(await page.getByTestId('usage').count()).toBe(4);
     const sizes = await page
       .locator('#signing-secret, #alerts')
       .getByRole('button', { name: /^(Reveal|Save)$/ })
