@@ -17,6 +17,7 @@ import { Migration20261126020000_event_counts } from './Migration20261126020000_
 import { Migration20261126100000_exact_quotas } from './Migration20261126100000_exact_quotas.js';
 import { Migration20261126100000_invites_and_resets } from './Migration20261126100000_invites_and_resets.js';
 import { Migration20261126300000_destinations } from './Migration20261126300000_destinations.js';
+import { Migration20261126400000_timeouts } from './Migration20261126400000_timeouts.js';
 import { Migration20261126000000_trace_context } from './Migration20261126000000_trace_context.js';
 import { Migration20261126200000_delivery_minutes } from './Migration20261126200000_delivery_minutes.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
@@ -93,4 +94,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126300000_destinations', class: Migration20261126300000_destinations },
   { name: 'Migration20261126000000_trace_context', class: Migration20261126000000_trace_context },
   { name: 'Migration20261126200000_delivery_minutes', class: Migration20261126200000_delivery_minutes },
+  { name: 'Migration20261126400000_timeouts', class: Migration20261126400000_timeouts },
 ];
