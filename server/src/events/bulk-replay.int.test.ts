@@ -34,7 +34,8 @@ const finished = (team: TestTeam, count: number, fields: (i: number) => Partial<
   makeEvents(app.orm.em.fork(), team.teamId, count, (i) => ({
     status: 'failed',
     webhookUrl: `${receiver.url}/replayed/${team.teamId}`,
-    scheduledAt: hoursAgo(1),
+    // A second apart: a cron's originals are unique per scheduled time.
+    scheduledAt: new Date(hoursAgo(1).getTime() + i * 1000),
     executedAt: hoursAgo(1),
     ...fields(i),
   }));
