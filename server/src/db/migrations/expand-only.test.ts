@@ -43,7 +43,7 @@ const REVIEWED = new Map<string, { steps: string[]; why: string }>([
     'Migration20261126100000_exact_quotas',
     {
       steps: ['tightens or retypes a column', 'tightens or retypes a column'],
-      why: 'widens the counters\' shard from smallint to integer: every value the previous release writes fits',
+      why: "widens the counters' shard from smallint to integer: every value the previous release writes fits",
     },
   ],
   [
