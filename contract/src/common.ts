@@ -94,6 +94,29 @@ export const RetryConfigInput = z
 /** Retry configuration as accepted on input. */
 export type RetryConfigInput = z.input<typeof RetryConfigInput>;
 
+/** Shortest `timeout_ms` of an event or cron: the longest is the service's `WEBHOOK_TIMEOUT_MS`. */
+export const MIN_TIMEOUT_MS = 1000;
+
+/**
+ * How long one attempt's call may take (connect, response headers and body read), in milliseconds:
+ * from 1,000 to the service's `WEBHOOK_TIMEOUT_MS`, which the server checks. `null` takes that value.
+ */
+export const TimeoutMsInput = z
+  .number()
+  .int('timeout_ms must be a whole number of milliseconds')
+  .min(MIN_TIMEOUT_MS, `timeout_ms must be at least ${MIN_TIMEOUT_MS} (1 s)`)
+  .nullable()
+  .describe(
+    'Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS.',
+  );
+
+/** `timeout_ms` as responses show it: `null` when the service's `WEBHOOK_TIMEOUT_MS` applies. */
+export const TimeoutMs = z
+  .number()
+  .int()
+  .nullable()
+  .describe('Deadline of each attempt in milliseconds; null: the service’s WEBHOOK_TIMEOUT_MS.');
+
 /** Longest accepted `webhook_url`. */
 export const MAX_URL_LENGTH = 2048;
 

@@ -13,6 +13,8 @@ import {
   RetryConfigInput,
   TimeZone,
   Timestamp,
+  TimeoutMs,
+  TimeoutMsInput,
   Uuid,
   WebhookHeaders,
   WebhookUrl,
@@ -65,6 +67,7 @@ export const Cron = z.object({
   headers: z.record(z.string()).nullable(),
   payload: JsonValue.nullable(),
   retry_config: RetryConfig.nullable(),
+  timeout_ms: TimeoutMs,
   is_active: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -106,6 +109,7 @@ export const CronInput = z
     headers: WebhookHeaders.nullable().default(null),
     payload: PayloadInput,
     retry_config: RetryConfigInput.nullable().default(null),
+    timeout_ms: TimeoutMsInput.default(null),
     is_active: z.boolean().default(true),
     pause_after_failures: PauseAfterFailures.default(null),
   })
@@ -130,6 +134,7 @@ export const CronPatch = z
       .optional()
       .describe(PayloadInput.description ?? ''),
     retry_config: RetryConfigInput.nullable().optional(),
+    timeout_ms: TimeoutMsInput.optional(),
     is_active: z.boolean().optional(),
     pause_after_failures: PauseAfterFailures.optional(),
   })

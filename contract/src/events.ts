@@ -12,6 +12,8 @@ import {
   RetryConfig,
   RetryConfigInput,
   Timestamp,
+  TimeoutMs,
+  TimeoutMsInput,
   Uuid,
   WebhookHeaders,
   WebhookUrl,
@@ -41,6 +43,7 @@ export const Event = z.object({
   headers: z.record(z.string()).nullable(),
   payload: JsonValue.nullable(),
   retry_config: RetryConfig.nullable(),
+  timeout_ms: TimeoutMs,
   response_status: z
     .number()
     .int()
@@ -70,6 +73,7 @@ export const EventInput = z
     headers: WebhookHeaders.nullable().default(null),
     payload: PayloadInput,
     retry_config: RetryConfigInput.nullable().default(null),
+    timeout_ms: TimeoutMsInput.default(null),
   })
   .strict();
 /** The body of `POST` and `PUT` on events, as sent. */
@@ -127,6 +131,56 @@ export const EventListQuery = PaginationQuery.extend({
 /** Query parameters of `GET /api/v1/events`, as sent. */
 export type EventListQuery = z.input<typeof EventListQuery>;
 
+/** Most events one `POST /api/v1/events/replay` replays. */
+export const MAX_REPLAY_EVENTS = 10_000;
+/** Most new events a bulk replay's answer lists. */
+export const REPLAY_LISTED_EVENTS = 100;
+
+/** The final states a bulk replay selects events by. */
+export const ReplayStatus = z
+  .enum(['failed', 'success'])
+  .describe(
+    'Replay the deliveries that ended in this state (original events; their retry attempts are not replayed again).',
+  );
+/** The final states a bulk replay selects events by. */
+export type ReplayStatus = z.infer<typeof ReplayStatus>;
+
+/** The body of `POST /api/v1/events/replay`: which finished events of the team to replay. */
+export const EventReplayFilter = z
+  .object({
+    status: ReplayStatus,
+    cron_id: Uuid.optional().describe('Only events created by this cron.'),
+    destination: z
+      .string()
+      .min(1, 'destination must not be empty')
+      .max(2048, 'destination must be at most 2048 characters')
+      .optional()
+      .describe(
+        'Only events whose calls go to this origin (scheme, host and port, e.g. https://hooks.example.com), in any spelling of it.',
+      ),
+    scheduled_after: Timestamp.optional().describe(
+      'Only events scheduled at or after this time (inclusive).',
+    ),
+    scheduled_before: Timestamp.optional().describe('Only events scheduled before this time (exclusive).'),
+  })
+  .strict();
+/** The body of `POST /api/v1/events/replay`, as sent. */
+export type EventReplayFilter = z.input<typeof EventReplayFilter>;
+/** The body of `POST /api/v1/events/replay`, parsed. */
+export type ParsedEventReplayFilter = z.output<typeof EventReplayFilter>;
+
+/** The answer of `POST /api/v1/events/replay`. */
+export const EventReplayResult = z.object({
+  replayed: z.number().int().describe('How many events were replayed: one new event for each match.'),
+  data: z
+    .array(Event)
+    .describe(
+      `The first ${REPLAY_LISTED_EVENTS} new events, in the scheduled order of the events they replay.`,
+    ),
+});
+/** The answer of `POST /api/v1/events/replay`. */
+export type EventReplayResult = z.infer<typeof EventReplayResult>;
+
 /** The event routes. */
 export const eventsContract = c.router({
   list: {
@@ -158,6 +212,16 @@ export const eventsContract = c.router({
     description:
       'Schedules 1 to 1,000 events in one transaction: all are created, in the order given, or none (400 VALIDATION_ERROR whose paths start with ["events", index]; 403 QUOTA_EXCEEDED when they would take the team past its pending events or pending bytes).',
   },
+  replayMany: {
+    method: 'POST',
+    path: '/events/replay',
+    headers: CreateHeaders,
+    body: EventReplayFilter,
+    responses: { 201: EventReplayResult, 403: ErrorBody, ...idempotencyResponses },
+    summary: 'Replay the events a filter matches',
+    description:
+      'Replays, in one transaction, every original event of the caller’s team that matches the filter, each as POST /events/{id}/replay does (a new event due now with replay_of set). At most 10,000 events: a filter matching more is refused with 400 BAD_REQUEST whose details give the count and the limit; narrow it with cron_id, destination or the time window. All new events count against the team’s pending events and pending bytes (403 QUOTA_EXCEEDED when they would pass either: nothing is replayed). Answers how many were replayed and the first 100 new events.',
+  },
   replay: {
     method: 'POST',
     path: '/events/:id/replay',
@@ -166,7 +230,7 @@ export const eventsContract = c.router({
     responses: { 201: dataOf(Event), 403: ErrorBody },
     summary: 'Replay an event',
     description:
-      'Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus). It counts against the team’s pending events and pending bytes like a created event (403 QUOTA_EXCEEDED when either is full).',
+      'Schedules a new event due now with the same webhook_url, method, headers, payload, retry_config and timeout_ms, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus). It counts against the team’s pending events and pending bytes like a created event (403 QUOTA_EXCEEDED when either is full).',
   },
   get: {
     method: 'GET',

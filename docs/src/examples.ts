@@ -23,6 +23,7 @@ const cronInput = {
   headers: { 'x-report': 'daily' },
   payload: { report: 'sales' },
   retry_config: { maxRetries: 3, backoffMs: 1000, backoffType: 'exponential' },
+  timeout_ms: null,
   pause_after_failures: 5,
 };
 
@@ -46,6 +47,7 @@ const eventInput = {
   method: 'POST',
   payload: { user: 42 },
   retry_config: { maxRetries: 3, backoffMs: 1000 },
+  timeout_ms: 10000,
 };
 
 const pendingEvent = {
@@ -61,6 +63,7 @@ const pendingEvent = {
   headers: null,
   payload: eventInput.payload,
   retry_config: { maxRetries: 3, backoffMs: 1000, backoffType: 'exponential' },
+  timeout_ms: eventInput.timeout_ms,
   response_status: null,
   response_headers: null,
   response_body: null,
@@ -302,6 +305,38 @@ export const EXAMPLES: Record<RouteKey, RouteExamples> = {
         invalid(
           ['events', 1, 'scheduled_at'],
           'scheduled_at must be in the future (now is 2030-01-07T09:30:00.000Z)',
+        ),
+      ),
+    },
+  },
+  'events.replayMany': {
+    request: {
+      status: 'failed',
+      destination: 'https://example.com',
+      scheduled_after: '2030-01-07T08:00:00.000Z',
+    },
+    responses: {
+      201: {
+        replayed: 1,
+        data: [
+          {
+            ...pendingEvent,
+            id: '9a0d4c6e-5f7b-4ebc-8c34-8b9f0a1e2d35',
+            replay_of: EVENT_ID,
+            scheduled_at: '2030-01-07T12:00:00.018Z',
+            created_at: '2030-01-07T12:00:00.018Z',
+            updated_at: '2030-01-07T12:00:00.018Z',
+          },
+        ],
+      },
+      403: quotaExceeded('pending_events', 1_000_000),
+      ...idempotencyErrors,
+      ...errors(
+        'Route',
+        error(
+          'BAD_REQUEST',
+          '12500 events match the filter; at most 10000 are replayed at once: narrow the filter (cron_id, destination, scheduled_after, scheduled_before)',
+          { matched: 12500, max: 10000 },
         ),
       ),
     },

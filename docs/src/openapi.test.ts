@@ -40,7 +40,7 @@ describe('docs/openapi.json', () => {
   });
 
   it('gives every operation an id, a summary and a description', () => {
-    expect(operations).toHaveLength(17);
+    expect(operations).toHaveLength(18);
     for (const operation of operations) {
       expect(operation.operationId).toMatch(/^[a-z]+(Cron|Event|Destination)s?$/);
       expect(operation.summary, operation.operationId).toBeTruthy();
@@ -54,7 +54,7 @@ describe('docs/openapi.json', () => {
 
   it('marks every request body required, with a description of what it is', () => {
     const bodies = operations.flatMap((operation) => (operation.requestBody ? [operation.requestBody] : []));
-    expect(bodies).toHaveLength(7);
+    expect(bodies).toHaveLength(8);
     for (const body of bodies) {
       expect(body.required).toBe(true);
       expect(body.description).toMatch(/^The .{20,}/);

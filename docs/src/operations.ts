@@ -15,6 +15,7 @@ export const OPERATION_IDS: Record<RouteKey, string> = {
   'events.list': 'listEvents',
   'events.create': 'createEvent',
   'events.createMany': 'createEvents',
+  'events.replayMany': 'replayEvents',
   'events.replay': 'replayEvent',
   'events.get': 'getEvent',
   'events.update': 'replaceEvent',
@@ -31,6 +32,8 @@ export const REQUEST_BODIES: Partial<Record<RouteKey, string>> = {
   'crons.patch': 'The fields of the cron to change; fields left out keep their values.',
   'events.create': 'The event to schedule. Optional fields left out take their defaults.',
   'events.createMany': 'The events to schedule, all or none. Optional fields left out take their defaults.',
+  'events.replayMany':
+    'The filter of the finished events to replay: status, and optionally cron_id, destination and a scheduled time window.',
   'events.update':
     'The whole new definition of the pending event: optional fields left out take their defaults.',
   'destinations.patch':

@@ -32,6 +32,7 @@ function claimed(overrides: Partial<ClaimedAttempt> = {}): ClaimedAttempt {
     headers: { 'x-a': '1' },
     payload: { n: 1 },
     retryConfig: linear,
+    timeoutMs: 2500,
     leaseToken: 'token',
     claimCount: 1,
     signingSecrets: ['whsec_a'],
@@ -104,6 +105,7 @@ describe('planRecord', () => {
         headers: { 'x-a': '1' },
         payload: { n: 1 },
         retryConfig: linear,
+        timeoutMs: 2500,
         traceContext: null,
       });
     },

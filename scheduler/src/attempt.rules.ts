@@ -76,6 +76,7 @@ export function planRecord(
           headers: attempt.headers,
           payload: attempt.payload,
           retryConfig: attempt.retryConfig,
+          timeoutMs: attempt.timeoutMs,
           traceContext: attempt.traceContext,
         };
   const finalStatus = outcome.ok ? 'success' : 'failed';

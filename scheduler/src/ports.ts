@@ -19,6 +19,8 @@ export interface ClaimedAttempt {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  /** The event's own deadline for the call (`timeout_ms`); null for the service's. */
+  timeoutMs: number | null;
   leaseToken: string;
   /** How many times this attempt was claimed, this claim included. */
   claimCount: number;
@@ -111,6 +113,8 @@ export interface RetryAttempt {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  /** The original's `timeout_ms`: every attempt of a delivery has the same deadline. */
+  timeoutMs: number | null;
   /** The original's: every attempt of a delivery links to the trace that created it. */
   traceContext: string | null;
 }

@@ -98,7 +98,23 @@ const TYPES: Generated[] = [
     doc: 'Filters and paging of `events.list`.',
     schema: contract.EventListQuery,
   },
-  { name: 'RateLimitPer', from: 'C.RateLimitPer', doc: 'The window a destination’s rate limit counts calls in.' },
+  {
+    name: 'EventReplayFilter',
+    from: 'C.EventReplayFilter',
+    doc: 'The body of `events.replayMany`: which finished events of the team to replay.',
+    schema: contract.EventReplayFilter,
+  },
+  {
+    name: 'EventReplayResult',
+    from: 'C.EventReplayResult',
+    doc: 'What `events.replayMany` resolves to: how many events were replayed and the first 100 new ones.',
+    schema: contract.EventReplayResult,
+  },
+  {
+    name: 'RateLimitPer',
+    from: 'C.RateLimitPer',
+    doc: 'The window a destination’s rate limit counts calls in.',
+  },
   {
     name: 'DestinationRateLimit',
     from: 'C.DestinationRateLimit',

@@ -9,6 +9,8 @@ import type {
   Event,
   EventInput,
   EventListQuery,
+  EventReplayFilter,
+  EventReplayResult,
 } from './contract-types.js';
 import { type Page, paginate } from './paginate.js';
 import { type Resource, createResource } from './resource.js';
@@ -33,8 +35,8 @@ export interface CronsResource extends Resource<Cron, CronInput, CronListQuery> 
 }
 
 /**
- * One-time webhooks and their outcomes: `list`, `create`, `createMany`, `replay`, `get`, `update`,
- * `delete` and `listAll`.
+ * One-time webhooks and their outcomes: `list`, `create`, `createMany`, `replayMany`, `replay`, `get`,
+ * `update`, `delete` and `listAll`.
  */
 export interface EventsResource extends Resource<Event, EventInput, EventListQuery> {
   /**
@@ -43,6 +45,13 @@ export interface EventsResource extends Resource<Event, EventInput, EventListQue
    * like `create`.
    */
   createMany(inputs: EventInput[], options?: CreateOptions): Promise<Event[]>;
+  /**
+   * Replays, in one transaction, every finished original event of the team the filter matches (at
+   * most 10,000; more rejects with `BAD_REQUEST` whose details give the count), each as `replay`
+   * does: all or none within the team's pending quotas. Resolves to how many were replayed and the
+   * first 100 new events. Retried safely, like `create`.
+   */
+  replayMany(filter: EventReplayFilter, options?: CreateOptions): Promise<EventReplayResult>;
   /** Schedules a finished (`success` or `failed`) event again, due now, as a new event with `replay_of` set. */
   replay(id: string, options?: RequestOptions): Promise<Event>;
 }
@@ -87,6 +96,10 @@ function eventsResource(send: Send): EventsResource {
       const idempotencyKey = options?.idempotencyKey ?? crypto.randomUUID();
       const call = { ...options, body: { events: inputs }, idempotencyKey };
       return (await send<{ data: Event[] }>(ROUTES.events.createMany, call)).data;
+    },
+    replayMany: (filter, options) => {
+      const idempotencyKey = options?.idempotencyKey ?? crypto.randomUUID();
+      return send<EventReplayResult>(ROUTES.events.replayMany, { ...options, body: filter, idempotencyKey });
     },
     replay: (id, options) => post<Event>(send, ROUTES.events.replay, id, options),
   };

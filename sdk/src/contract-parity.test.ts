@@ -57,6 +57,9 @@ describe('the client mirrors the contract', () => {
       Same<Returns<'events', 'createMany'>, Data<'events', 'createMany', 201>>
     >().toEqualTypeOf<true>();
     expectTypeOf<Same<Returns<'events', 'replay'>, Data<'events', 'replay', 201>>>().toEqualTypeOf<true>();
+    expectTypeOf<
+      Same<Returns<'events', 'replayMany'>, Body<'events', 'replayMany', 201>>
+    >().toEqualTypeOf<true>();
     expectTypeOf<Same<Returns<'crons', 'patch'>, Data<'crons', 'patch', 200>>>().toEqualTypeOf<true>();
     expectTypeOf<Same<Returns<'crons', 'trigger'>, Data<'crons', 'trigger', 201>>>().toEqualTypeOf<true>();
   });
@@ -67,6 +70,9 @@ describe('the client mirrors the contract', () => {
     expectTypeOf<Same<Sdk.CronPatch, z.input<typeof contract.crons.patch.body>>>().toEqualTypeOf<true>();
     expectTypeOf<
       Same<{ events: Sdk.EventInput[] }, z.input<typeof contract.events.createMany.body>>
+    >().toEqualTypeOf<true>();
+    expectTypeOf<
+      Same<Sdk.EventReplayFilter, z.input<typeof contract.events.replayMany.body>>
     >().toEqualTypeOf<true>();
     expectTypeOf<
       Same<Sdk.Cron, z.infer<(typeof contract.crons.get.responses)[200]>['data']>

@@ -79,6 +79,8 @@ export interface Cron {
   headers: Record<string, string> | null;
   payload: JsonValue;
   retry_config: RetryConfig | null;
+  /** Deadline of each attempt in milliseconds; null: the service’s WEBHOOK_TIMEOUT_MS. */
+  timeout_ms: number | null;
   is_active: boolean;
   /** ISO 8601 timestamp with Z or an offset. */
   created_at: string;
@@ -113,6 +115,8 @@ export interface CronInput {
   /** Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
   payload?: JsonValue | undefined;
   retry_config?: RetryConfigInput | null | undefined;
+  /** Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS. */
+  timeout_ms?: number | null | undefined;
   is_active?: boolean | undefined;
   /** Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
   pause_after_failures?: number | null | undefined;
@@ -132,6 +136,8 @@ export interface CronPatch {
   /** Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
   payload?: JsonValue | undefined;
   retry_config?: RetryConfigInput | null | undefined;
+  /** Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS. */
+  timeout_ms?: number | null | undefined;
   is_active?: boolean | undefined;
   /** Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
   pause_after_failures?: number | null | undefined;
@@ -166,6 +172,8 @@ export interface Event {
   headers: Record<string, string> | null;
   payload: JsonValue;
   retry_config: RetryConfig | null;
+  /** Deadline of each attempt in milliseconds; null: the service’s WEBHOOK_TIMEOUT_MS. */
+  timeout_ms: number | null;
   /** HTTP status of the response; null until executed or when no response came. */
   response_status: number | null;
   response_headers: Record<string, string> | null;
@@ -194,6 +202,8 @@ export interface EventInput {
   /** Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
   payload?: JsonValue | undefined;
   retry_config?: RetryConfigInput | null | undefined;
+  /** Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS. */
+  timeout_ms?: number | null | undefined;
 }
 
 /** Filters and paging of `events.list`. */
@@ -214,6 +224,28 @@ export interface EventListQuery {
   scheduled_before?: string | undefined;
   /** Only events whose webhook_url contains this text, ignoring case. Its rows are read (no index): combine it with scheduled_after or cron_id on a large team. */
   url_contains?: string | undefined;
+}
+
+/** The body of `events.replayMany`: which finished events of the team to replay. */
+export interface EventReplayFilter {
+  /** Replay the deliveries that ended in this state (original events; their retry attempts are not replayed again). */
+  status: CronRunStatus;
+  /** Only events created by this cron. */
+  cron_id?: string | undefined;
+  /** Only events whose calls go to this origin (scheme, host and port, e.g. https://hooks.example.com), in any spelling of it. */
+  destination?: string | undefined;
+  /** Only events scheduled at or after this time (inclusive). */
+  scheduled_after?: string | undefined;
+  /** Only events scheduled before this time (exclusive). */
+  scheduled_before?: string | undefined;
+}
+
+/** What `events.replayMany` resolves to: how many events were replayed and the first 100 new ones. */
+export interface EventReplayResult {
+  /** How many events were replayed: one new event for each match. */
+  replayed: number;
+  /** The first 100 new events, in the scheduled order of the events they replay. */
+  data: Event[];
 }
 
 /** The window a destination’s rate limit counts calls in. */

@@ -21,6 +21,8 @@ export type {
   Event,
   EventInput,
   EventListQuery,
+  EventReplayFilter,
+  EventReplayResult,
   EventStatus,
   HttpMethod,
   JsonValue,

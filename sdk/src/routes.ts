@@ -30,6 +30,7 @@ export const ROUTES = {
     list: { method: 'GET', path: '/api/v1/events' },
     create: { method: 'POST', path: '/api/v1/events' },
     createMany: { method: 'POST', path: '/api/v1/events/batch' },
+    replayMany: { method: 'POST', path: '/api/v1/events/replay' },
     replay: { method: 'POST', path: '/api/v1/events/:id/replay' },
     get: { method: 'GET', path: '/api/v1/events/:id' },
     update: { method: 'PUT', path: '/api/v1/events/:id' },

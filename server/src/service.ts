@@ -61,6 +61,7 @@ export async function startService(config: Config, role: Role, logger: Logger): 
     const scheduling: Scheduling = {
       timers: new Timers({ shards: config.scheduler.slotShards }),
       cronHorizonMs: config.scheduler.cronHorizonMs,
+      webhookTimeoutMs: config.webhook.timeoutMs,
     };
     const isReady = async () => !stopping && (await db.orm.isConnected());
     if (role !== 'api') {

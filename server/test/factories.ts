@@ -56,6 +56,7 @@ function cronRow(teamId: string, overrides: Partial<Cron>): Cron {
     headers: null,
     payload: null,
     retryConfig: null,
+    timeoutMs: null,
     isActive: true,
     pauseAfterFailures: null,
     consecutiveFailures: 0,
@@ -84,6 +85,7 @@ export interface EventFixture {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  timeoutMs: number | null;
   responseStatus: number | null;
   responseHeaders: Record<string, string> | null;
   responseBody: string | null;
@@ -112,6 +114,7 @@ function eventRow(teamId: string, overrides: Partial<EventFixture>): EventFixtur
     headers: null,
     payload: null,
     retryConfig: null,
+    timeoutMs: null,
     responseStatus: null,
     responseHeaders: null,
     responseBody: null,
@@ -139,11 +142,11 @@ async function insertEventRows(em: EntityManager, rows: EventFixture[]): Promise
   await rawQuery(
     em,
     `insert into events (id, team_id, cron_id, retry_of, attempt, scheduled_at, executed_at, status, webhook_url,
-       destination, method, headers, payload, retry_config, response_status, response_headers, response_body,
+       destination, method, headers, payload, retry_config, timeout_ms, response_status, response_headers, response_body,
        response_duration, response_error, claim_count, created_at, updated_at)
      select * from jsonb_to_recordset($1::jsonb) as r("id" uuid, "teamId" uuid, "cronId" uuid, "retryOf" uuid,
        "attempt" smallint, "scheduledAt" timestamptz, "executedAt" timestamptz, "status" text, "webhookUrl" text,
-       "destination" text, "method" text, "headers" jsonb, "payload" jsonb, "retryConfig" jsonb, "responseStatus" int,
+       "destination" text, "method" text, "headers" jsonb, "payload" jsonb, "retryConfig" jsonb, "timeoutMs" int, "responseStatus" int,
        "responseHeaders" jsonb, "responseBody" text, "responseDuration" int, "responseError" text,
        "claimCount" smallint, "createdAt" timestamptz, "updatedAt" timestamptz)`,
     [JSON.stringify(stored)],

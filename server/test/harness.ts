@@ -183,7 +183,7 @@ export async function startTestApp(
   const app = createApp({
     orm,
     now,
-    scheduling: { timers, cronHorizonMs: 60_000 },
+    scheduling: { timers, cronHorizonMs: 60_000, webhookTimeoutMs: webhookTimeoutOf(options.scheduler) },
     registry: new Registry(),
     logger,
     authenticate: createKeyAuthenticator(orm, keyCache, logger),
@@ -242,6 +242,9 @@ export async function startTestApp(
   };
 }
 
+/** The test scheduler's `WEBHOOK_TIMEOUT_MS`, which the test API checks `timeout_ms` against too. */
+const webhookTimeoutOf = (options: TestSchedulerOptions | undefined) => options?.webhookTimeoutMs ?? 5000;
+
 export async function startTestScheduler(
   db: TestDatabase,
   orm: MikroORM,
@@ -251,7 +254,7 @@ export async function startTestScheduler(
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const pool = new pg.Pool({ ...db.connection, max: 4 });
   pool.on('error', () => {});
-  const webhookTimeoutMs = options.webhookTimeoutMs ?? 5000;
+  const webhookTimeoutMs = webhookTimeoutOf(options);
   const scheduler = createScheduler({
     pool,
     // Test files share a receiver across cases that fail on purpose: its circuit opens only where a test asks.

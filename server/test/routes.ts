@@ -7,6 +7,7 @@ import {
   DestinationPatch,
   EventBatchInput,
   EventInput,
+  EventReplayFilter,
   contract,
 } from '@webhook-scheduler/contract';
 import { saveDestinationSettings } from '../src/destinations/store/destination-settings.js';
@@ -57,6 +58,7 @@ function validBodyFor(name: string, route: AppRoute): () => unknown {
   if (route.body === EventInput) return () => eventBody();
   if (route.body === EventBatchInput) return () => ({ events: [eventBody(), eventBody()] });
   if (route.body === DestinationPatch) return () => ({ paused: false });
+  if (route.body === EventReplayFilter) return () => ({ status: 'failed' });
   throw new Error(`test/routes.ts has no sample body for ${name}: add one`);
 }
 
@@ -83,7 +85,8 @@ function factoryFor(name: string, route: AppRoute): RouteCase['makeResource'] {
 function requiredPathOf(route: AppRoute): (string | number)[] | null {
   const body = 'body' in route ? route.body : undefined;
   if (!takesBody(route) || body === CronPatch || body === DestinationPatch) return null;
-  return body === EventBatchInput ? ['events'] : ['webhook_url'];
+  if (body === EventBatchInput) return ['events'];
+  return body === EventReplayFilter ? ['status'] : ['webhook_url'];
 }
 
 /** The path parameter of a route, and a value of it that names nothing. */

@@ -13,6 +13,7 @@ describe('cronInputOf', () => {
       headers: { 'x-a': '1' },
       payload: { a: 1 },
       retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
+      timeout_ms: 2000,
       is_active: false,
       created_at: '2030-01-01T00:00:00.000Z',
       updated_at: '2030-01-01T00:00:00.000Z',

@@ -10,6 +10,7 @@ export function cronInputOf(cron: Cron): CronInput {
     headers: cron.headers,
     payload: cron.payload,
     retry_config: cron.retry_config,
+    timeout_ms: cron.timeout_ms,
     is_active: cron.is_active,
     pause_after_failures: cron.pause_after_failures,
   };

@@ -19,6 +19,7 @@ function event(id: string, scheduledAt: string, retryOf: string | null = null): 
     headers: null,
     payload: null,
     retry_config: null,
+    timeout_ms: null,
     response_status: null,
     response_headers: null,
     response_body: null,

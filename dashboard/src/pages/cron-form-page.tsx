@@ -86,6 +86,8 @@ function CronForm({ teamId, existing }: { teamId: string; existing: Cron | undef
       cron_expression: expression,
       timezone: timezone.trim() === '' ? null : timezone.trim(),
       is_active: active,
+      // The form does not edit timeout_ms: a PUT (a full replacement) keeps the cron's own.
+      timeout_ms: existing?.timeout_ms ?? null,
     };
     const saved = existing ? client.crons.update(existing.id, input) : client.crons.create(input);
     saved.then(

@@ -68,7 +68,8 @@ function EventForm({ teamId, existing }: { teamId: string; existing: Event | und
       return;
     }
     setBusy(true);
-    const input = { ...request.body, scheduled_at: scheduledAt };
+    // The form does not edit timeout_ms: a PUT (a full replacement) keeps the event's own.
+    const input = { ...request.body, scheduled_at: scheduledAt, timeout_ms: existing?.timeout_ms ?? null };
     const saved = existing ? client.events.update(existing.id, input) : client.events.create(input);
     saved.then(
       (result) => navigate(`/t/${teamId}/events/${result.id}`),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '../testing/receiver.js';
-import { createSender, type Sender, type WebhookRequest } from './send.js';
+import { callTimeout, createSender, type Sender, type WebhookRequest } from './send.js';
 
 let receiver: Receiver;
 let redirectTarget: Receiver;
@@ -138,5 +138,19 @@ describe('send: one deadline', () => {
     });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(290);
     expect(outcome.durationMs).toBeLessThan(2000);
+  });
+
+  it("ends a call at the event's own deadline when it is shorter than the sender's", async () => {
+    const outcome = await sender.send(request('/never', { timeoutMs: 300 }));
+    expect(outcome).toMatchObject({ ok: false, status: null, error: 'timed out after 300 ms' });
+  });
+
+  it.each([
+    [null, 5000, 5000],
+    [undefined, 5000, 5000],
+    [1000, 5000, 1000],
+    [9000, 5000, 5000],
+  ])('gives a call requesting %s ms with a cap of %i ms a deadline of %i ms', (requested, cap, expected) => {
+    expect(callTimeout(requested, cap)).toBe(expected);
   });
 });

@@ -18,6 +18,8 @@ export interface WebhookRequest {
   webhookId: string;
   /** 0..2 `whsec_…` secrets; two during a rotation give two signatures. */
   signingSecrets: string[];
+  /** The event's own deadline (`timeout_ms`): the sender's `timeoutMs` caps it; null or absent takes that. */
+  timeoutMs?: number | null;
 }
 
 /** What happened, as recorded on the event. */
@@ -41,7 +43,7 @@ export interface WebhookOutcome {
 
 /** How the sender behaves; built once from the configuration. */
 export interface SenderOptions {
-  /** One deadline for connect, response headers and body read (`WEBHOOK_TIMEOUT_MS`). */
+  /** One deadline for connect, response headers and body read (`WEBHOOK_TIMEOUT_MS`), the longest a call may have. */
   timeoutMs: number;
   /** `WEBHOOK_ALLOW_PRIVATE_TARGETS`: call any address. */
   allowPrivateTargets: boolean;
@@ -156,6 +158,7 @@ async function deliver(
     return outcome({ error: `the request could not be built: ${String(error)}` });
   }
   const { origin, hostname, port } = target;
+  const timeoutMs = callTimeout(request.timeoutMs, options.timeoutMs);
   const dispatch = {
     origin,
     path: target.path,
@@ -163,8 +166,8 @@ async function deliver(
     headers: sent.headers,
     body: sent.body,
   };
-  let result = await exchange(dispatchers.pooled, dispatch, options.timeoutMs, mayStart);
-  const left = options.timeoutMs - (performance.now() - started);
+  let result = await exchange(dispatchers.pooled, dispatch, timeoutMs, mayStart);
+  const left = timeoutMs - (performance.now() - started);
   // A kept-alive connection the receiver had closed: it never read the request, which goes once
   // more on a new connection within the same deadline.
   if (result.unread && left > 0)
@@ -173,7 +176,7 @@ async function deliver(
   const { status, headers, body } = result;
   if (result.timedOut) {
     const phase = status === null ? '' : ' while reading the response body';
-    return outcome({ status, headers, body, error: `timed out after ${options.timeoutMs} ms${phase}` });
+    return outcome({ status, headers, body, error: `timed out after ${timeoutMs} ms${phase}` });
   }
   if (result.failure !== undefined) {
     return outcome({
@@ -185,6 +188,11 @@ async function deliver(
   }
   const ok = status !== null && status >= 200 && status < 300;
   return outcome({ ok, status, headers, body, error: ok || status === null ? null : statusError(status) });
+}
+
+/** The deadline of one call: the event's own, never longer than the service's. */
+export function callTimeout(requested: number | null | undefined, cap: number): number {
+  return requested === null || requested === undefined ? cap : Math.min(requested, cap);
 }
 
 async function exchangeOnce(

@@ -215,6 +215,7 @@ export class DeliveryWorker {
           payload: attempt.payload,
           webhookId: attempt.originalId,
           signingSecrets: attempt.signingSecrets,
+          timeoutMs: attempt.timeoutMs,
         },
         mayStart,
       );

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-it('walks all seventeen routes of the contract', () => {
+it('walks all eighteen routes of the contract', () => {
   expect(routes.map((r) => r.name).sort()).toEqual([
     'crons.create',
     'crons.delete',
@@ -39,6 +39,7 @@ it('walks all seventeen routes of the contract', () => {
     'events.get',
     'events.list',
     'events.replay',
+    'events.replayMany',
     'events.update',
   ]);
 });

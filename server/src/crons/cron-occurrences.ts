@@ -15,6 +15,7 @@ export interface CronDefinition {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  timeoutMs: number | null;
   materializedUntil: Date | null;
 }
 
@@ -52,6 +53,7 @@ function occurrencesOf(
     headers: cron.headers,
     payload: cron.payload,
     retryConfig: cron.retryConfig,
+    timeoutMs: cron.timeoutMs,
   }));
   return { events, until: times.at(-1) ?? new Date(now.getTime() + RETRY_EMPTY_AFTER_MS) };
 }
@@ -91,6 +93,7 @@ interface CronRow {
   headers: Record<string, string> | null;
   payload: unknown;
   retry_config: RetryConfig | null;
+  timeout_ms: number | null;
   materialized_until: Date | string | null;
 }
 
@@ -105,6 +108,7 @@ function toCronDefinition(row: CronRow): CronDefinition {
     headers: row.headers,
     payload: row.payload,
     retryConfig: row.retry_config,
+    timeoutMs: row.timeout_ms,
     materializedUntil: row.materialized_until === null ? null : asDate(row.materialized_until),
   };
 }
@@ -122,7 +126,7 @@ export async function topUpCrons(
     const crons = await rawQuery<CronRow>(
       tx,
       `select id, team_id, cron_expression, timezone, webhook_url, method, headers, payload, retry_config,
-              materialized_until
+              timeout_ms, materialized_until
        from crons
        where is_active and (materialized_until is null or materialized_until < clock_timestamp() + $1 * interval '1 millisecond')
        order by materialized_until nulls first

@@ -14,6 +14,7 @@ export function toCronDto(cron: Cron, now: Date): CronDto {
     headers: cron.headers,
     payload: (cron.payload ?? null) as CronDto['payload'],
     retry_config: retryConfigDto(cron.retryConfig),
+    timeout_ms: cron.timeoutMs,
     is_active: cron.isActive,
     created_at: cron.createdAt.toISOString(),
     updated_at: cron.updatedAt.toISOString(),

@@ -14,6 +14,7 @@ export const CronSchema = defineEntity({
     headers: p.json<Record<string, string>>().strictNullable(),
     payload: p.json<unknown>().strictNullable(),
     retryConfig: p.json<RetryConfig>().strictNullable(),
+    timeoutMs: p.integer().strictNullable(),
     isActive: p.boolean(),
     pauseAfterFailures: p.integer().strictNullable(),
     // Kept by the statement that records each delivery's end (events/store/delivery.ts).

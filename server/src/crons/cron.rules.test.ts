@@ -128,6 +128,7 @@ describe('cronChange', () => {
     headers: { 'x-a': '1' },
     payload: { a: 1, b: [1, 2] },
     retryConfig: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
+    timeoutMs: null,
     isActive: true,
     pauseAfterFailures: null,
   };
@@ -140,6 +141,7 @@ describe('cronChange', () => {
     ['headers', { headers: null }],
     ['payload', { payload: { a: 2, b: [1, 2] } }],
     ['retry_config', { retryConfig: { maxRetries: 3, backoffMs: 300, backoffType: 'linear' } }],
+    ['timeout_ms', { timeoutMs: 2000 }],
     ['is_active', { isActive: false }],
   ])('replaces the events when %s changes', (_, change) => {
     expect(cronChange(cron, { ...cron, ...change })).toBe('events');

@@ -44,6 +44,7 @@ export interface CronFields {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: ParsedCronInput['retry_config'];
+  timeoutMs: number | null;
   isActive: boolean;
   pauseAfterFailures: number | null;
 }
@@ -60,6 +61,7 @@ export function patchedInput(cron: CronFields, patch: ParsedCronPatch): ParsedCr
     headers: given(patch.headers, cron.headers),
     payload: given(patch.payload, cron.payload as ParsedCronInput['payload']),
     retry_config: given(patch.retry_config, cron.retryConfig),
+    timeout_ms: given(patch.timeout_ms, cron.timeoutMs),
     is_active: given(patch.is_active, cron.isActive),
     pause_after_failures: given(patch.pause_after_failures, cron.pauseAfterFailures),
   };
@@ -74,6 +76,7 @@ const DEFINING = [
   'headers',
   'payload',
   'retryConfig',
+  'timeoutMs',
   'isActive',
 ] as const satisfies readonly (keyof CronFields)[];
 

@@ -17,6 +17,7 @@ import { type Cron, CronSchema } from './cron.entity.js';
 import { materializeOccurrences } from './cron-occurrences.js';
 import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
 import { activeTraceContext } from '../tracing/trace-context.js';
+import { timeoutIssues } from '../shared/timeout.rules.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
 
@@ -26,7 +27,7 @@ export interface CronWriteDeps {
   limits: TeamLimitsSource;
 }
 
-function definition(input: ParsedCronInput, limits: TeamLimits, now: Date) {
+function definition(input: ParsedCronInput, limits: TeamLimits, now: Date, maxTimeoutMs: number) {
   let issues = cronInputIssues(input);
   if (issues.length === 0)
     issues = cronIntervalIssues(
@@ -34,7 +35,7 @@ function definition(input: ParsedCronInput, limits: TeamLimits, now: Date) {
       limits.min_cron_interval_ms,
       now,
     );
-  issues = [...issues, ...requestSizeIssues(input, limits)];
+  issues = [...issues, ...requestSizeIssues(input, limits), ...timeoutIssues(input.timeout_ms, maxTimeoutMs)];
   if (issues.length > 0) throw new ValidationError(issues);
   return {
     cronExpression: input.cron_expression.trim(),
@@ -44,6 +45,7 @@ function definition(input: ParsedCronInput, limits: TeamLimits, now: Date) {
     headers: input.headers,
     payload: input.payload,
     retryConfig: input.retry_config,
+    timeoutMs: input.timeout_ms,
     isActive: input.is_active,
     pauseAfterFailures: input.pause_after_failures,
   };
@@ -81,7 +83,7 @@ export async function createCron(
   { scheduling, limits: source }: CronWriteDeps,
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now);
+  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       if (changes.isActive) await askForActiveCronsQuota(tx, teamId, limits.max_active_crons);
@@ -171,7 +173,7 @@ export async function replaceCron(
   { scheduling, limits: source }: CronWriteDeps,
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now);
+  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
@@ -193,7 +195,7 @@ export async function patchCron(
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
-      const changes = definition(patchedInput(found, patch), limits, now);
+      const changes = definition(patchedInput(found, patch), limits, now, scheduling.webhookTimeoutMs);
       return redefine(tx, found, changes, { limits, now, scheduling });
     }),
   );
@@ -228,6 +230,7 @@ export async function triggerCron(
         headers: cron.headers,
         payload: cron.payload,
         retryConfig: cron.retryConfig,
+        timeoutMs: cron.timeoutMs,
         triggered: true,
         traceContext: activeTraceContext(),
       };

@@ -18,6 +18,7 @@ export function toEventDto(row: EventRow): EventDto {
     headers: row.headers,
     payload: (row.payload ?? null) as EventDto['payload'],
     retry_config: retryConfigDto(row.retry_config),
+    timeout_ms: row.timeout_ms,
     response_status: row.response_status,
     response_headers: row.response_headers,
     response_body: row.response_body,

@@ -11,8 +11,8 @@ import {
   getEvent,
   listEvents,
   replaceEvent,
-  replayEvent,
 } from './events.service.js';
+import { replayEvent, replayEvents } from './replays.service.js';
 
 const s = initServer();
 
@@ -44,6 +44,13 @@ export function eventsRouter({
       return answerOnce(orm.em, { req, res, key: headers['idempotency-key'], now: at }, async (em) => {
         const events = await createEvents(em, teamOf(req), body.events, at, writes);
         return { status: 201 as const, body: { data: events.map(toEventDto) } };
+      });
+    },
+    replayMany: async ({ body, headers, req, res }) => {
+      const at = now();
+      return answerOnce(orm.em, { req, res, key: headers['idempotency-key'], now: at }, async (em) => {
+        const { replayed, first } = await replayEvents(em, teamOf(req), body, at, writes);
+        return { status: 201 as const, body: { replayed, data: first.map(toEventDto) } };
       });
     },
     replay: async ({ params, req }) => {

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSort, EventStatus, ParsedEventInput, TeamLimits } from '@webhook-scheduler/contract';
-import { newEventId } from '@webhook-scheduler/scheduler';
 import { BadRequestError, NotFoundError, ValidationError } from '../errors.js';
 import { requestSizeIssues } from '../limits/limits.rules.js';
 import { pendingQuotaOf, withinQuotas } from '../limits/quota-at-commit.js';
@@ -8,13 +7,13 @@ import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
 import { assertPageInRange } from '../shared/page.js';
 import { askForPendingQuota } from '../shared/quota-check.js';
 import { requestBytes } from '../shared/request-bytes.js';
+import { timeoutIssues } from '../shared/timeout.rules.js';
 import type { Scheduling } from '../shared/scheduling.js';
 import {
   type Refusal,
   batchInputIssues,
   deleteRefusal,
   eventInputIssues,
-  replayRefusal,
   updateRefusal,
 } from './event.rules.js';
 import { type EventDefinition, deleteEventAndRetries, updateEventDefinition } from './store/event-changes.js';
@@ -28,7 +27,7 @@ import {
   pageOfEventsInChunks,
 } from './store/event-queries.js';
 import { type PendingEvent, insertPendingEvents } from './store/pending-events.js';
-import { activeTraceContext } from '../tracing/trace-context.js';
+import { manualEvent } from './manual-event.js';
 
 type ListQuery = {
   page: number;
@@ -43,8 +42,17 @@ type ListQuery = {
 
 const dateOrUndefined = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
-function definition(input: ParsedEventInput, limits: TeamLimits, now: Date): EventDefinition {
-  const issues = [...eventInputIssues(input, now), ...requestSizeIssues(input, limits)];
+function definition(
+  input: ParsedEventInput,
+  limits: TeamLimits,
+  now: Date,
+  maxTimeoutMs: number,
+): EventDefinition {
+  const issues = [
+    ...eventInputIssues(input, now),
+    ...requestSizeIssues(input, limits),
+    ...timeoutIssues(input.timeout_ms, maxTimeoutMs),
+  ];
   if (issues.length > 0) throw new ValidationError(issues);
   return toDefinition(input);
 }
@@ -57,6 +65,7 @@ function toDefinition(input: ParsedEventInput): EventDefinition {
     headers: input.headers,
     payload: input.payload,
     retryConfig: input.retry_config,
+    timeoutMs: input.timeout_ms,
   };
 }
 
@@ -94,12 +103,6 @@ export async function listEvents(
   };
 }
 
-/** A new manual original event of the team. */
-function manualEvent(teamId: string, changes: EventDefinition): PendingEvent {
-  const traceContext = activeTraceContext();
-  return { ...changes, id: newEventId(), teamId, cronId: null, retryOf: null, attempt: 0, traceContext };
-}
-
 async function* noChunks(): AsyncGenerator<EventRow[]> {}
 
 /** What creating or replacing an event needs besides the request. */
@@ -120,7 +123,7 @@ export async function createEvent(
   { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now);
+  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
   const [row] = await insertWithinQuota(em, teamId, [manualEvent(teamId, changes)], now, scheduling, limits);
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -158,51 +161,15 @@ export async function createEvents(
   const issues = [
     ...batchInputIssues(inputs, now),
     ...inputs.flatMap((input, index) =>
-      requestSizeIssues(input, limits).map((issue) => ({ ...issue, path: ['events', index, ...issue.path] })),
+      [
+        ...requestSizeIssues(input, limits),
+        ...timeoutIssues(input.timeout_ms, scheduling.webhookTimeoutMs),
+      ].map((issue) => ({ ...issue, path: ['events', index, ...issue.path] })),
     ),
   ];
   if (issues.length > 0) throw new ValidationError(issues);
   const events = inputs.map((input) => manualEvent(teamId, toDefinition(input)));
   return insertWithinQuota(em, teamId, events, now, scheduling, limits);
-}
-
-/**
- * Schedules, due now, a new event with the definition of a finished one (`replay_of` = its id).
- * The source is held (`for key share`) until the replay commits, so a concurrent delete of it is
- * waited for and answered 404 instead of failing the insert.
- */
-export async function replayEvent(
-  em: EntityManager,
-  teamId: string,
-  id: string,
-  now: Date,
-  { scheduling, limits: source }: EventWriteDeps,
-): Promise<EventRow> {
-  const quota = pendingQuotaOf(teamId, await source.forTeam(teamId));
-  return withinQuotas(em, (writer) =>
-    writer.transactional(async (tx) => {
-      const found = await findEvent(tx, teamId, id, { lock: 'key share' });
-      if (!found) throw new NotFoundError('Event');
-      refuse(replayRefusal(found));
-      const replay: PendingEvent = {
-        ...manualEvent(teamId, {
-          webhookUrl: found.webhook_url,
-          scheduledAt: now,
-          method: found.method,
-          headers: found.headers,
-          payload: found.payload,
-          retryConfig: found.retry_config,
-        }),
-        replayOf: found.id,
-      };
-      const [row] = await insertPendingEvents(tx, scheduling.timers, [replay], now, {
-        returnRows: true,
-        quota,
-      });
-      if (!row) throw new Error('insert returned no row');
-      return row;
-    }),
-  );
 }
 
 export async function getEvent(em: EntityManager, teamId: string, id: string): Promise<EventRow> {
@@ -225,7 +192,7 @@ export async function replaceEvent(
   { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now);
+  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       const found = await findEvent(tx, teamId, id, { lock: 'update' });

@@ -376,6 +376,7 @@ describe('recovery', () => {
           headers: null,
           payload: null,
           retryConfig: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
+          timeoutMs: null,
           traceContext: null,
         },
         call: null,

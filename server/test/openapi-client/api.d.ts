@@ -122,6 +122,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the events a filter matches
+         * @description Replays, in one transaction, every original event of the caller’s team that matches the filter, each as POST /events/{id}/replay does (a new event due now with replay_of set). At most 10,000 events: a filter matching more is refused with 400 BAD_REQUEST whose details give the count and the limit; narrow it with cron_id, destination or the time window. All new events count against the team’s pending events and pending bytes (403 QUOTA_EXCEEDED when they would pass either: nothing is replayed). Answers how many were replayed and the first 100 new events.
+         */
+        post: operations["replayEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events/{id}/replay": {
         parameters: {
             query?: never;
@@ -133,7 +153,7 @@ export interface paths {
         put?: never;
         /**
          * Replay an event
-         * @description Schedules a new event due now with the same webhook_url, method, headers, payload and retry_config, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus). It counts against the team’s pending events and pending bytes like a created event (403 QUOTA_EXCEEDED when either is full).
+         * @description Schedules a new event due now with the same webhook_url, method, headers, payload, retry_config and timeout_ms, and replay_of set (cron_id null). Only a success or failed event can be replayed (otherwise 400 BAD_REQUEST with details.currentStatus). It counts against the team’s pending events and pending bytes like a created event (403 QUOTA_EXCEEDED when either is full).
          */
         post: operations["replayEvent"];
         delete?: never;
@@ -254,6 +274,8 @@ export interface components {
             } | null;
             payload: unknown;
             retry_config: components["schemas"]["RetryConfig"] | null;
+            /** @description Deadline of each attempt in milliseconds; null: the service’s WEBHOOK_TIMEOUT_MS. */
+            timeout_ms: number | null;
             /** @description HTTP status of the response; null until executed or when no response came. */
             response_status: number | null;
             response_headers: {
@@ -296,6 +318,8 @@ export interface components {
             payload?: unknown;
             /** @description Default: null. */
             retry_config?: components["schemas"]["RetryConfigInput"] | null;
+            /** @description Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS. Default: null. */
+            timeout_ms?: number | null;
         };
         EventResponse: {
             data: components["schemas"]["Event"];
@@ -311,6 +335,37 @@ export interface components {
         EventBatchResponse: {
             data: components["schemas"]["Event"][];
         };
+        EventReplayFilter: {
+            status: components["schemas"]["ReplayStatus"];
+            /**
+             * Format: uuid
+             * @description Only events created by this cron.
+             */
+            cron_id?: string;
+            /** @description Only events whose calls go to this origin (scheme, host and port, e.g. https://hooks.example.com), in any spelling of it. */
+            destination?: string;
+            /**
+             * Format: date-time
+             * @description Only events scheduled at or after this time (inclusive).
+             */
+            scheduled_after?: string;
+            /**
+             * Format: date-time
+             * @description Only events scheduled before this time (exclusive).
+             */
+            scheduled_before?: string;
+        };
+        EventReplayResult: {
+            /** @description How many events were replayed: one new event for each match. */
+            replayed: number;
+            /** @description The first 100 new events, in the scheduled order of the events they replay. */
+            data: components["schemas"]["Event"][];
+        };
+        /**
+         * @description Replay the deliveries that ended in this state (original events; their retry attempts are not replayed again).
+         * @enum {string}
+         */
+        ReplayStatus: "failed" | "success";
         /** @enum {string} */
         EventStatus: "pending" | "processing" | "success" | "failed";
         Cron: {
@@ -327,6 +382,8 @@ export interface components {
             } | null;
             payload: unknown;
             retry_config: components["schemas"]["RetryConfig"] | null;
+            /** @description Deadline of each attempt in milliseconds; null: the service’s WEBHOOK_TIMEOUT_MS. */
+            timeout_ms: number | null;
             is_active: boolean;
             /**
              * Format: date-time
@@ -376,6 +433,8 @@ export interface components {
             payload?: unknown;
             /** @description Default: null. */
             retry_config?: components["schemas"]["RetryConfigInput"] | null;
+            /** @description Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS. Default: null. */
+            timeout_ms?: number | null;
             /** @description Default: true. */
             is_active?: boolean;
             /** @description Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. Default: null. */
@@ -403,6 +462,8 @@ export interface components {
             /** @description Any JSON value, sent as the webhook body; null (the default) sends none. It is stored exactly as sent, so these are refused with 400 VALIDATION_ERROR naming their path: a string or key containing U+0000 or an unpaired UTF-16 surrogate such as \ud800 (refused in every string of any request body), and a number that would not come back as sent — out of range (1e400), too small (1e-400) or more precise than a double (12345678901234567890; send such values as strings). */
             payload?: unknown;
             retry_config?: components["schemas"]["RetryConfigInput"] | null;
+            /** @description Deadline of each attempt in milliseconds (connect, response headers and body), from 1000 to the service’s WEBHOOK_TIMEOUT_MS (30000 by default); null or omitted: WEBHOOK_TIMEOUT_MS. */
+            timeout_ms?: number | null;
             is_active?: boolean;
             /** @description Pause the cron (is_active false, paused_reason "failures") after this many failed occurrences in a row, 1–1000; null (the default) never pauses it. */
             pause_after_failures?: number | null;
@@ -587,6 +648,7 @@ export interface operations {
                      *             "backoffMs": 1000,
                      *             "backoffType": "exponential"
                      *           },
+                     *           "timeout_ms": null,
                      *           "pause_after_failures": 5,
                      *           "is_active": true,
                      *           "created_at": "2030-01-06T08:15:00.000Z",
@@ -793,6 +855,7 @@ export interface operations {
                  *         "backoffMs": 1000,
                  *         "backoffType": "exponential"
                  *       },
+                 *       "timeout_ms": null,
                  *       "pause_after_failures": 5
                  *     }
                  */
@@ -831,6 +894,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": null,
                      *         "pause_after_failures": 5,
                      *         "is_active": true,
                      *         "created_at": "2030-01-06T08:15:00.000Z",
@@ -1114,6 +1178,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": null,
                      *         "pause_after_failures": 5,
                      *         "is_active": true,
                      *         "created_at": "2030-01-06T08:15:00.000Z",
@@ -1310,6 +1375,7 @@ export interface operations {
                  *         "backoffMs": 1000,
                  *         "backoffType": "exponential"
                  *       },
+                 *       "timeout_ms": null,
                  *       "pause_after_failures": 5
                  *     }
                  */
@@ -1348,6 +1414,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": null,
                      *         "pause_after_failures": 5,
                      *         "is_active": true,
                      *         "created_at": "2030-01-06T08:15:00.000Z",
@@ -1779,6 +1846,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": null,
                      *         "pause_after_failures": 5,
                      *         "is_active": false,
                      *         "created_at": "2030-01-06T08:15:00.000Z",
@@ -2020,6 +2088,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": 10000,
                      *         "response_status": null,
                      *         "response_headers": null,
                      *         "response_body": null,
@@ -2272,6 +2341,7 @@ export interface operations {
                      *             "backoffMs": 1000,
                      *             "backoffType": "exponential"
                      *           },
+                     *           "timeout_ms": 10000,
                      *           "response_status": 200,
                      *           "response_headers": {
                      *             "content-type": "application/json"
@@ -2472,7 +2542,8 @@ export interface operations {
                  *       "retry_config": {
                  *         "maxRetries": 3,
                  *         "backoffMs": 1000
-                 *       }
+                 *       },
+                 *       "timeout_ms": 10000
                  *     }
                  */
                 "application/json": components["schemas"]["EventInput"];
@@ -2512,6 +2583,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": 10000,
                      *         "response_status": null,
                      *         "response_headers": null,
                      *         "response_body": null,
@@ -2775,7 +2847,8 @@ export interface operations {
                  *           "retry_config": {
                  *             "maxRetries": 3,
                  *             "backoffMs": 1000
-                 *           }
+                 *           },
+                 *           "timeout_ms": 10000
                  *         },
                  *         {
                  *           "webhook_url": "https://example.com/hooks/reminder",
@@ -2787,7 +2860,8 @@ export interface operations {
                  *           "retry_config": {
                  *             "maxRetries": 3,
                  *             "backoffMs": 1000
-                 *           }
+                 *           },
+                 *           "timeout_ms": 10000
                  *         }
                  *       ]
                  *     }
@@ -2830,6 +2904,7 @@ export interface operations {
                      *             "backoffMs": 1000,
                      *             "backoffType": "exponential"
                      *           },
+                     *           "timeout_ms": 10000,
                      *           "response_status": null,
                      *           "response_headers": null,
                      *           "response_body": null,
@@ -2858,6 +2933,7 @@ export interface operations {
                      *             "backoffMs": 1000,
                      *             "backoffType": "exponential"
                      *           },
+                     *           "timeout_ms": 10000,
                      *           "response_status": null,
                      *           "response_headers": null,
                      *           "response_body": null,
@@ -2900,6 +2976,300 @@ export interface operations {
                      *             "message": "scheduled_at must be in the future (now is 2030-01-07T09:30:00.000Z)"
                      *           }
                      *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, unknown, expired or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Unauthorized. Invalid or missing API key."
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description QUOTA_EXCEEDED: the team has used up a quota (details: quota, limit, current) */
+            403: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "QUOTA_EXCEEDED",
+                     *         "message": "Quota exceeded: the team has 1000000 pending events created through the API and its limit is 1000000",
+                     *         "details": {
+                     *           "quota": "pending_events",
+                     *           "limit": 1000000,
+                     *           "current": 1000000
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller’s team */
+            404: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Route not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still being handled */
+            409: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_IN_USE",
+                     *         "message": "A request with this Idempotency-Key is still being handled; retry once it has finished"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the request body is larger than the service accepts */
+            413: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Validation failed: request body is larger than the 1048576 byte limit",
+                     *         "details": [
+                     *           {
+                     *             "path": [],
+                     *             "message": "request body is larger than the 1048576 byte limit"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_MISMATCH: this Idempotency-Key was used with another request body */
+            422: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_MISMATCH",
+                     *         "message": "This Idempotency-Key was used with a different request body; use a new key for a new request"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests for this API key; wait Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the next request. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Rate limit exceeded: retry in 1 second"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR: a server failure, or a page past the end of a list (details: page, limit, total; that one would fail again) */
+            500: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_SERVER_ERROR",
+                     *         "message": "Internal server error"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    replayEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The filter of the finished events to replay: status, and optionally cron_id, destination and a scheduled time window. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "failed",
+                 *       "destination": "https://example.com",
+                 *       "scheduled_after": "2030-01-07T08:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventReplayFilter"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "replayed": 1,
+                     *       "data": [
+                     *         {
+                     *           "id": "9a0d4c6e-5f7b-4ebc-8c34-8b9f0a1e2d35",
+                     *           "cron_id": null,
+                     *           "retry_of": null,
+                     *           "replay_of": "6d7a1f3b-2c4e-4b8a-9f01-5e6d7c8b9a02",
+                     *           "scheduled_at": "2030-01-07T12:00:00.018Z",
+                     *           "executed_at": null,
+                     *           "status": "pending",
+                     *           "webhook_url": "https://example.com/hooks/reminder",
+                     *           "method": "POST",
+                     *           "headers": null,
+                     *           "payload": {
+                     *             "user": 42
+                     *           },
+                     *           "retry_config": {
+                     *             "maxRetries": 3,
+                     *             "backoffMs": 1000,
+                     *             "backoffType": "exponential"
+                     *           },
+                     *           "timeout_ms": 10000,
+                     *           "response_status": null,
+                     *           "response_headers": null,
+                     *           "response_body": null,
+                     *           "response_duration": null,
+                     *           "response_error": null,
+                     *           "created_at": "2030-01-07T12:00:00.018Z",
+                     *           "updated_at": "2030-01-07T12:00:00.018Z",
+                     *           "team_id": "9b0e7c52-61d4-4f0e-8a7b-2d6c4e8f1a30"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventReplayResult"];
+                };
+            };
+            /** @description VALIDATION_ERROR (details lists each field problem) or BAD_REQUEST (a business rule refused the change) */
+            400: {
+                headers: {
+                    /** @description Requests per second this API key may make. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the key may still make right now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the key’s allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "BAD_REQUEST",
+                     *         "message": "12500 events match the filter; at most 10000 are replayed at once: narrow the filter (cron_id, destination, scheduled_after, scheduled_before)",
+                     *         "details": {
+                     *           "matched": 12500,
+                     *           "max": 10000
+                     *         }
                      *       }
                      *     }
                      */
@@ -3144,6 +3514,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": 10000,
                      *         "response_status": null,
                      *         "response_headers": null,
                      *         "response_body": null,
@@ -3376,6 +3747,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": 10000,
                      *         "response_status": 200,
                      *         "response_headers": {
                      *           "content-type": "application/json"
@@ -3566,7 +3938,8 @@ export interface operations {
                  *       "retry_config": {
                  *         "maxRetries": 3,
                  *         "backoffMs": 1000
-                 *       }
+                 *       },
+                 *       "timeout_ms": 10000
                  *     }
                  */
                 "application/json": components["schemas"]["EventInput"];
@@ -3606,6 +3979,7 @@ export interface operations {
                      *           "backoffMs": 1000,
                      *           "backoffType": "exponential"
                      *         },
+                     *         "timeout_ms": 10000,
                      *         "response_status": null,
                      *         "response_headers": null,
                      *         "response_body": null,

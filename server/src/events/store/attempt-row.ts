@@ -15,6 +15,7 @@ export type AttemptRow = Pick<
   | 'headers'
   | 'payload'
   | 'retry_config'
+  | 'timeout_ms'
 > & {
   attempt: number;
   scheduled_at: Date | string;
@@ -29,7 +30,7 @@ export type AttemptRow = Pick<
 
 /** Of an event `e` and its queue row `q`. */
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
-  e.headers, e.payload, e.retry_config, e.trace_context, q.lease_token, q.claim_count, q.destination`;
+  e.headers, e.payload, e.retry_config, e.timeout_ms, e.trace_context, q.lease_token, q.claim_count, q.destination`;
 // What the call needs of the team `t`: its secrets (the previous one signs too until its rotation
 // grace period ends) and whether it wants the attempt's traceparent sent.
 export const TEAM_COLUMNS = `t.signing_secret, t.send_traceparent,
@@ -48,6 +49,7 @@ export function toAttempt(row: AttemptRow): ClaimedAttempt {
     headers: row.headers,
     payload: row.payload,
     retryConfig: row.retry_config,
+    timeoutMs: row.timeout_ms,
     leaseToken: row.lease_token,
     claimCount: row.claim_count,
     signingSecrets: row.previous_signing_secret

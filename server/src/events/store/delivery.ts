@@ -194,6 +194,7 @@ const retryEvent = (retry: RetryAttempt, triggered: boolean): PendingEvent => ({
   headers: retry.headers,
   payload: retry.payload,
   retryConfig: retry.retryConfig,
+  timeoutMs: retry.timeoutMs,
   triggered,
   traceContext: retry.traceContext,
 });

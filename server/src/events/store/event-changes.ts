@@ -13,6 +13,7 @@ export interface EventDefinition {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  timeoutMs: number | null;
 }
 
 /**
@@ -31,7 +32,7 @@ export async function updateEventDefinition(
        -- A new time or destination: held back again only if its destination still cannot take it.
        update event_queue set scheduled_at = $3, destination = $9, parked_until = null where event_id = $1)
      update events set webhook_url = $2, destination = $9, scheduled_at = $3, method = $4, headers = $5::jsonb, payload = $6::jsonb,
-                       retry_config = $7::jsonb, request_bytes = $10, updated_at = $8
+                       retry_config = $7::jsonb, timeout_ms = $11, request_bytes = $10, updated_at = $8
      where id = $1 returning ${eventColumns()}`,
     [
       id,
@@ -44,6 +45,7 @@ export async function updateEventDefinition(
       event.now,
       webhookOrigin(event.webhookUrl),
       requestBytes(event),
+      event.timeoutMs,
     ],
   );
   if (!row) throw new Error('update returned no row');

@@ -43,6 +43,10 @@ export interface EventFilter {
   scheduledBefore?: Date | undefined;
   /** A substring of `webhook_url`, ignoring case. */
   urlContains?: string | undefined;
+  /** The origin the calls go to, as `webhookOrigin` writes it (stored in `destination`). */
+  destination?: string | undefined;
+  /** Only original events, not their retry attempts. */
+  originals?: boolean | undefined;
 }
 
 /** Events shown with `status` (a delivery in flight is `pending` in its row). */
@@ -63,6 +67,8 @@ function where(filter: EventFilter): { sql: string; params: unknown[] } {
   // strpos, not LIKE: the text's % and _ are plain characters.
   if (filter.urlContains)
     sql += ` and strpos(lower(webhook_url), lower($${params.push(filter.urlContains)})) > 0`;
+  if (filter.destination) sql += ` and destination = $${params.push(filter.destination)}`;
+  if (filter.originals) sql += ' and retry_of is null';
   return { sql, params };
 }
 
@@ -71,7 +77,9 @@ export async function countEvents(em: EntityManager, filter: EventFilter): Promi
   const byRows =
     filter.scheduledAfter !== undefined ||
     filter.scheduledBefore !== undefined ||
-    filter.urlContains !== undefined;
+    filter.urlContains !== undefined ||
+    filter.destination !== undefined ||
+    filter.originals === true;
   if (!byRows) return countedEvents(em, filter);
   // A time range is counted over the (team_id[, status], scheduled_at) indexes, a URL substring over
   // the rows the other filters select: their rows are read.
@@ -114,6 +122,24 @@ async function countedEvents(em: EntityManager, filter: EventFilter): Promise<nu
   const owned = cron ? ' where exists (select 1 from crons where id = $2 and team_id = $1)' : '';
   const [row] = await preparedQuery<{ total: string | null }>(em, `select ${total} as total${owned}`, params);
   return Number(row?.total ?? 0);
+}
+
+/**
+ * Up to `limit` events matching `filter`, in scheduled order, each held (`for key share`) until the
+ * caller's transaction ends, so none is deleted while events referring to it are inserted.
+ */
+export async function findEventsHeld(
+  tx: EntityManager,
+  filter: EventFilter,
+  limit: number,
+): Promise<EventRow[]> {
+  const { sql, params } = where(filter);
+  return rawQuery<EventRow>(
+    tx,
+    `select ${eventColumns()} from events where ${sql}
+     order by scheduled_at, id limit $${params.length + 1} for key share`,
+    [...params, limit],
+  );
 }
 
 /** An original event and its retry attempts, first attempt first. */

@@ -19,6 +19,8 @@ export interface EventRow {
   headers: Record<string, string> | null;
   payload: unknown;
   retry_config: RetryConfig | null;
+  /** null: the service's `WEBHOOK_TIMEOUT_MS`. */
+  timeout_ms: number | null;
   response_status: number | null;
   response_headers: Record<string, string> | null;
   response_body: string | null;
@@ -42,6 +44,7 @@ const COLUMNS = [
   'headers',
   'payload',
   'retry_config',
+  'timeout_ms',
   'response_status',
   'response_headers',
   'response_body',

@@ -20,6 +20,8 @@ export interface PendingEvent {
   headers: Record<string, string> | null;
   payload: unknown;
   retryConfig: RetryConfig | null;
+  /** The deadline of each attempt; null or absent: the service's `WEBHOOK_TIMEOUT_MS`. */
+  timeoutMs?: number | null;
   /** The event a replay repeats. */
   replayOf?: string | null;
   /** A cron's manual run: outside the one-event-per-occurrence rule. */
@@ -32,13 +34,14 @@ export interface PendingEvent {
 
 const INSERT_ROWS = `insert into events (id, team_id, cron_id, retry_of, replay_of, triggered, alert, attempt, scheduled_at,
                                     status, webhook_url, destination, method, headers, payload, retry_config,
-                                    request_bytes, trace_context, created_at, updated_at)
+                                    timeout_ms, request_bytes, trace_context, created_at, updated_at)
   select d.id, d.team_id, d.cron_id, d.retry_of, d.replay_of, d.triggered, d.alert, d.attempt, d.scheduled_at,
-         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, d.request_bytes,
-         d.trace_context, $2, $2
+         'pending', d.webhook_url, d.destination, d.method, d.headers, d.payload, d.retry_config, d.timeout_ms,
+         d.request_bytes, d.trace_context, $2, $2
   from jsonb_to_recordset($1::jsonb) as d(id uuid, team_id uuid, cron_id uuid, retry_of uuid, replay_of uuid,
        triggered boolean, alert boolean, attempt smallint, scheduled_at timestamptz, webhook_url text, destination text,
-       method text, headers jsonb, payload jsonb, retry_config jsonb, request_bytes integer, trace_context text)`;
+       method text, headers jsonb, payload jsonb, retry_config jsonb, timeout_ms integer, request_bytes integer,
+       trace_context text)`;
 // A cron occurrence that exists already (another process materialized it) is skipped.
 const ON_CONFLICT = `on conflict (cron_id, scheduled_at) where cron_id is not null and retry_of is null and not triggered
   do nothing`;
@@ -65,6 +68,7 @@ function draft(event: PendingEvent) {
     headers: event.headers,
     payload: event.payload,
     retry_config: event.retryConfig,
+    timeout_ms: event.timeoutMs ?? null,
     request_bytes: requestBytes(event),
     trace_context: event.traceContext ?? null,
   };
