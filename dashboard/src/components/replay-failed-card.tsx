@@ -1,6 +1,6 @@
 import { type SubmitEvent, useState } from 'react';
 import { ApiError, fieldError, formBanner, toApiError } from '../api/errors.js';
-import { replayEvents } from '../api/events-replay.js';
+import { useTeamClient } from '../api/client.js';
 import { failedReplayOf } from '../lib/destination-settings.js';
 import { toLocalInput } from '../lib/format.js';
 import { countOf } from '../lib/plural.js';
@@ -15,6 +15,7 @@ export function ReplayFailedCard({ teamId, origin }: { teamId: string; origin: s
   const [error, setError] = useState<ApiError>();
   const [replayed, setReplayed] = useState<number>();
   const [busy, setBusy] = useState(false);
+  const client = useTeamClient(teamId);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
@@ -26,7 +27,7 @@ export function ReplayFailedCard({ teamId, origin }: { teamId: string; origin: s
     }
     setError(undefined);
     setBusy(true);
-    replayEvents(teamId, request.body).then(
+    client.events.replayMany(request.body).then(
       (result) => {
         setBusy(false);
         setReplayed(result.replayed);

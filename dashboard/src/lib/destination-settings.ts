@@ -1,6 +1,6 @@
 import { DestinationPatch as PatchSchema } from '@webhook-scheduler/contract';
 import type { Destination, DestinationPatch, RateLimitPer } from '@webhook-scheduler/sdk';
-import type { ReplayFilter } from '../api/events-replay.js';
+import type { EventReplayFilter as ReplayFilter } from '@webhook-scheduler/sdk';
 import { fromLocalInput } from './format.js';
 
 /** The settings form as typed: `per` empty for no rate limit, `maxInFlight` empty for the service's limit. */
