@@ -123,7 +123,7 @@ const RECORD = `with input as (
     returning c.id, c.team_id, c.webhook_url, l.streak,
               l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647) as paused
   )
-  -- A delivery ended meanwhile (its cron was replaced, decision 25) gets no further retry. An
+  -- A delivery ended meanwhile (its cron was replaced: docs/reference/behaviour.md#cron-redefinition) gets no further retry. An
   -- original just recorded is open: its row was pending.
   select 'recorded' as kind, r.id,
          case when r.id = r.original_id then true
@@ -208,7 +208,7 @@ const endsInSuccess = (record: AttemptRecord): boolean =>
 /**
  * Writes outcomes whose lease still holds (one statement, which also keeps the crons' health) and,
  * in the same transaction, the retries they plan, the pending events of crons it paused dropped
- * (decision 25), and the failure alerts; returns the ids recorded.
+ * (docs/reference/behaviour.md#cron-redefinition), and the failure alerts; returns the ids recorded.
  */
 export async function recordOutcomes(
   em: EntityManager,
