@@ -7,6 +7,7 @@ import {
   newEventId,
 } from '@webhook-scheduler/scheduler';
 import { appendDeliveryMinutes } from '../../overview/store/delivery-minutes.js';
+import { failureStreakSql, pausesCronSql } from '../../shared/cron-health.rules.js';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, TEAM_COLUMNS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
@@ -39,6 +40,18 @@ function outcomeInput(record: AttemptRecord) {
  */
 const LEASE_STILL_HELD = `q.event_id = any(array(select id from input)) and q.event_id = i.id
   and q.lease_token is not distinct from i.lease_token and i.lease_token is not null`;
+
+// A cron's failure streak and pause (docs/reference/behaviour.md#auto-pause), over the CTEs below.
+const STREAK = failureStreakSql({
+  previous: 'c.consecutive_failures',
+  lastSuccess: 's.last_success',
+  failuresSinceSuccess: 's.failures',
+});
+const PAUSES = pausesCronSql({
+  isActive: 'l.is_active',
+  pauseAfterFailures: 'l.pause_after_failures',
+  streak: 'l.streak',
+});
 
 // The end of a delivery: an original that needs no retry, or a retry that settles its original.
 // For a cron's occurrence (not a manual run) the same statement keeps the cron's health: the
@@ -108,20 +121,19 @@ const RECORD = `with input as (
     from runs r
   ), locked as (
     select c.id, c.is_active, c.pause_after_failures,
-           case when s.last_success is null then c.consecutive_failures + s.failures else s.failures end as streak
+           ${STREAK} as streak
     from crons c join streaks s on s.cron_id = c.id
     for no key update of c
   ), counted as (
     update crons c
     set consecutive_failures = l.streak, last_status = s.last_status,
         last_run_at = greatest(c.last_run_at, s.last_run_at),
-        is_active = c.is_active and not (l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647)),
-        paused_reason = case when l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647)
-                             then 'failures' else c.paused_reason end
+        is_active = c.is_active and not ${PAUSES},
+        paused_reason = case when ${PAUSES} then 'failures' else c.paused_reason end
     from locked l join streaks s on s.cron_id = l.id
     where c.id = l.id
     returning c.id, c.team_id, c.webhook_url, l.streak,
-              l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647) as paused
+              ${PAUSES} as paused
   )
   -- A delivery ended meanwhile (its cron was replaced: docs/reference/behaviour.md#cron-redefinition) gets no further retry. An
   -- original just recorded is open: its row was pending.
