@@ -1,14 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CronPausedAlertData, EventFailedAlertData } from '@webhook-scheduler/contract';
 import {
   type AttemptRecord,
   type ClaimedAttempt,
   type RetryAttempt,
   type Timers,
-  newEventId,
 } from '@webhook-scheduler/scheduler';
 import { appendDeliveryMinutes } from '../../overview/store/delivery-minutes.js';
 import { failureStreakSql, pausesCronSql } from '../../shared/cron-health.rules.js';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
+import { type RaisedAlert, alertEvent } from './alert-events.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, TEAM_COLUMNS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
 import { dropPendingEventsOfCron } from './event-changes.js';
@@ -166,31 +167,21 @@ interface RecordRow {
   triggered: boolean | null;
   team_id: string | null;
   alert_url: string | null;
-  subject: Record<string, unknown> | null;
+  /** Of an alert: its `data`, as the statement's jsonb_build_object makes it. */
+  subject: EventFailedAlertData | CronPausedAlertData | null;
 }
 
-/** Alerts are retried like any event. */
-const ALERT_RETRY = { maxRetries: 5, backoffMs: 1000, backoffType: 'exponential' } as const;
-
-/** The signed message a team's alert URL receives: `{ type, created_at, data }`. */
-function alertEvent(row: RecordRow, now: Date): PendingEvent[] {
-  if (!row.alert_url || !row.team_id) return [];
-  return [
-    {
-      id: newEventId(),
-      teamId: row.team_id,
-      cronId: null,
-      retryOf: null,
-      attempt: 0,
-      scheduledAt: now,
-      webhookUrl: row.alert_url,
-      method: 'POST',
-      headers: null,
-      payload: { type: row.kind, created_at: now.toISOString(), data: row.subject },
-      retryConfig: ALERT_RETRY,
-      alert: true,
-    },
-  ];
+/**
+ * The alert a row of {@link RECORD} raises. The statement builds its data, so the types are taken on
+ * trust here; the alert tests parse every message sent with the contract's schema.
+ */
+function raisedAlerts(row: RecordRow, now: Date): PendingEvent[] {
+  if (row.kind === 'recorded' || !row.team_id) return [];
+  const alert: RaisedAlert =
+    row.kind === 'event.failed'
+      ? { type: row.kind, data: row.subject as EventFailedAlertData }
+      : { type: row.kind, data: row.subject as CronPausedAlertData };
+  return alertEvent(row.team_id, row.alert_url, alert, now);
 }
 
 // A manual run's retries are marked like it: the team's pending quotas count them, as its own.
@@ -245,7 +236,7 @@ export async function recordOutcomes(
     for (const paused of rows.filter((row) => row.kind === 'cron.paused')) {
       await dropPendingEventsOfCron(tx, paused.id, now);
     }
-    const alerts = rows.filter((row) => row.kind !== 'recorded').flatMap((row) => alertEvent(row, now));
+    const alerts = rows.flatMap((row) => raisedAlerts(row, now));
     await insertPendingEvents(tx, timers, [...retries, ...alerts], now);
     return recorded.map((row) => row.id);
   });
