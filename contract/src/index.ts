@@ -4,6 +4,7 @@ import { cronsContract } from './crons.js';
 import { destinationsContract } from './destinations.js';
 import { eventsContract } from './events.js';
 
+export * from './alerts.js';
 export * from './common.js';
 export * from './crons.js';
 export * from './destinations.js';

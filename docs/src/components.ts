@@ -2,10 +2,13 @@ import { isDeepStrictEqual } from 'node:util';
 import { generateSchema } from '@anatine/zod-openapi';
 import {
   BackoffType,
+  CircuitClosedAlert,
+  CircuitOpenedAlert,
   CircuitState,
   Cron,
   CronInput,
   CronPatch,
+  CronPausedAlert,
   CronRunStatus,
   DeleteResult,
   Destination,
@@ -15,6 +18,7 @@ import {
   ErrorCode,
   Event,
   EventBatchInput,
+  EventFailedAlert,
   EventInput,
   EventReplayFilter,
   EventReplayResult,
@@ -37,7 +41,7 @@ import { type Schema, mapChildren, mapSchema } from './schema-walk.js';
  * The shapes that get a name in `components.schemas`. `input` is the form a request body accepts
  * (defaults shown), `output` the form a response carries; each is generated as ts-rest generates it.
  */
-const NAMED: Record<string, { schema: z.ZodTypeAny; side: 'input' | 'output' }> = {
+const NAMED: Record<string, { schema: z.ZodTypeAny; side: 'input' | 'output' | 'message' }> = {
   Event: { schema: Event, side: 'output' },
   EventInput: { schema: EventInput, side: 'input' },
   EventResponse: { schema: dataOf(Event), side: 'output' },
@@ -73,7 +77,26 @@ const NAMED: Record<string, { schema: z.ZodTypeAny; side: 'input' | 'output' }> 
   ErrorResponse: { schema: ErrorBody, side: 'output' },
   ErrorCode: { schema: ErrorCode, side: 'output' },
   ValidationIssue: { schema: ValidationIssue, side: 'output' },
+  // The alert messages of the `webhooks` section.
+  EventFailedAlert: { schema: EventFailedAlert, side: 'message' },
+  CronPausedAlert: { schema: CronPausedAlert, side: 'message' },
+  CircuitOpenedAlert: { schema: CircuitOpenedAlert, side: 'message' },
+  CircuitClosedAlert: { schema: CircuitClosedAlert, side: 'message' },
 };
+
+/**
+ * A message's `type` as the one value it is (`const`), not an enum of one: it names the message, so
+ * it is no enum a generator should make a type of.
+ */
+function typeAsConst(schema: Schema): Schema {
+  const properties = schema.properties as Record<string, Schema> | undefined;
+  const type = properties?.type;
+  const values: unknown = type?.enum;
+  if (!properties || !type || !Array.isArray(values) || values.length !== 1) return schema;
+  const { enum: _values, ...rest } = type;
+  const value: unknown = values[0];
+  return { ...schema, properties: { ...properties, type: { ...rest, const: value } } };
+}
 
 /** What a use of a shape may add around it: its own description, a default, nullability. */
 function withoutWrapping(schema: Schema): Schema {
@@ -82,7 +105,8 @@ function withoutWrapping(schema: Schema): Schema {
 }
 
 const generated = Object.entries(NAMED).map(([name, { schema, side }]) => {
-  const full = generateSchema(schema, side === 'output') as Schema;
+  const generatedSchema = generateSchema(schema, side !== 'input') as Schema;
+  const full = side === 'message' ? typeAsConst(generatedSchema) : generatedSchema;
   return { name, full, shape: withoutWrapping(full) };
 });
 

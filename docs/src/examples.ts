@@ -167,7 +167,7 @@ const originNotValid = invalid(
   'origin must be scheme, host and port only, such as https://hooks.example.com',
 );
 
-/** Examples of the destination routes (extensions §7). */
+/** Examples of the destination routes (docs/reference/behaviour.md#destinations). */
 const DESTINATION_EXAMPLES = {
   'destinations.list': {
     responses: {

@@ -5,6 +5,7 @@ import { EXAMPLES, type RouteKey, STATUS_DESCRIPTIONS } from './examples.js';
 import { nullableAsJsonSchema } from './nullable.js';
 import { OPERATION_IDS, REQUEST_BODIES, REPOSITORY_URL, TAGS } from './operations.js';
 import type { Schema } from './schema-walk.js';
+import { alertWebhooks } from './webhooks.js';
 
 interface MediaType {
   schema?: Schema;
@@ -122,5 +123,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     Object.entries(namedSchemas()).map(([name, schema]) => [name, nullableAsJsonSchema(schema)]),
   );
   const { components } = generated;
-  return { ...generated, openapi: '3.1.0', components: { ...components, schemas } };
+  return {
+    ...generated,
+    openapi: '3.1.0',
+    webhooks: alertWebhooks(),
+    components: { ...components, schemas },
+  };
 }

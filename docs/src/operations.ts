@@ -55,4 +55,9 @@ export const TAGS = [
     description:
       'The origins the webhooks call: their health (circuit breaker, Retry-After) and the team’s rate limit, concurrency and pause for each.',
   },
+  {
+    name: 'alerts',
+    description:
+      'Signed messages the service sends to a team’s alert URL: failed events, paused crons, circuits opened and closed.',
+  },
 ];

@@ -7,8 +7,8 @@ export const MAX_CLAIMS = 3;
 
 /**
  * An attempt that fell due while no scheduler ran and whose time passed longer ago than the tolerance
- * is not sent (decision 27). One that fell due while schedulers ran was waiting for its team's or
- * destination's share: it is sent late, never failed for that (extensions §2).
+ * is not sent (docs/reference/behaviour.md#missed-events). One that fell due while schedulers ran was waiting for its team's or
+ * destination's share: it is sent late, never failed for that (docs/reference/behaviour.md#fairness-shares).
  */
 export function isMissed(scheduledAt: Date, now: Date, toleranceMs: number, servedSince: Date): boolean {
   return scheduledAt < servedSince && now.getTime() - scheduledAt.getTime() > toleranceMs;
@@ -43,7 +43,7 @@ export function interruptedOutcome(attempt: ClaimedAttempt, now: Date): WebhookO
 }
 
 /**
- * What recording an outcome means (decision 17): the attempt ends `success` or `failed` — except an
+ * What recording an outcome means (docs/reference/behaviour.md#status-transitions): the attempt ends `success` or `failed` — except an
  * original with retries still to come, which stays `processing`; a retry is scheduled per the retry
  * policy unless the failure is permanent; a retry attempt that ends the delivery settles its original.
  */

@@ -28,7 +28,7 @@ const MAX_LENGTH = 1024;
 // Without a current date, cron-parser reads the clock through luxon, which costs several times the parse.
 const PARSING = { tz: 'UTC', currentDate: 0 };
 
-/** Compiles an expression of our grammar (decision 15), or says why it is refused. */
+/** Compiles an expression of our grammar (docs/reference/behaviour.md#cron-grammar), or says why it is refused. */
 export function compileCron(expression: string): Compilation {
   const fields = sixFields(expression);
   if (typeof fields === 'string') return { problem: fields };

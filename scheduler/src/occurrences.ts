@@ -19,7 +19,7 @@ const MAX_SKIPPED_IN_A_ROW = 100;
  * Why a cron expression is refused, as a short reason for a validation error on
  * `cron_expression`, or undefined when it is valid and fires at least once in the future.
  *
- * Grammar (decision 15): 5 fields, or 6 with a leading seconds field; ranges, lists, steps, month
+ * Grammar (docs/reference/behaviour.md#cron-grammar): 5 fields, or 6 with a leading seconds field; ranges, lists, steps, month
  * and day names, `L`, `W`, `LW`, `#`, and the nicknames `@yearly @annually @monthly @weekly @daily
  * @midnight @hourly`. `H` and other nicknames are refused.
  */
@@ -32,7 +32,7 @@ export function cronProblem(expression: string): string | undefined {
  * The occurrences of a cron strictly after `after`, in order: those up to `until` (inclusive),
  * continuing past it until `min` are collected, never more than `max`.
  *
- * Occurrences are computed in `timezone` (null is UTC), DST included (decision 16): a local time
+ * Occurrences are computed in `timezone` (null is UTC), DST included (docs/reference/behaviour.md#cron-time-zones): a local time
  * skipped by a gap does not fire, and a local time repeated by a fold fires once, at its first
  * instant. Throws a `RangeError` for an expression `cronProblem` refuses or an unknown time zone.
  */

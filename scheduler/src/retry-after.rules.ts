@@ -1,4 +1,4 @@
-/** The longest a receiver's Retry-After holds back a team's calls to it (extensions §7). */
+/** The longest a receiver's Retry-After holds back a team's calls to it (docs/reference/behaviour.md#retry-after). */
 export const RETRY_AFTER_CAP_MS = 3_600_000;
 
 /**

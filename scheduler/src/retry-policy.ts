@@ -4,7 +4,7 @@ import type { RetryConfig } from '@webhook-scheduler/contract';
  * The delay in milliseconds before retry `retryNumber` (1-based) of a failed delivery, or null
  * when that retry is not allowed (`retryNumber` not an integer in 1..`maxRetries`).
  *
- * Decision 18: `linear` waits `backoffMs × n`, `exponential` waits `backoffMs × 2^(n−1)`.
+ * docs/reference/behaviour.md#retry-backoff: `linear` waits `backoffMs × n`, `exponential` waits `backoffMs × 2^(n−1)`.
  * An event without a `retry_config` has no policy at all: its caller makes no retries.
  */
 export function nextRetryDelay(config: RetryConfig, retryNumber: number): number | null {

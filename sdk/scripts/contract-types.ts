@@ -140,6 +140,60 @@ const TYPES: Generated[] = [
     doc: 'Order and paging of `destinations.list`.',
     schema: contract.DestinationListQuery,
   },
+  {
+    name: 'EventFailedAlertData',
+    from: 'C.EventFailedAlertData',
+    doc: 'What an `event.failed` alert says: the event whose final attempt failed.',
+    schema: contract.EventFailedAlertData,
+  },
+  {
+    name: 'EventFailedAlert',
+    from: 'C.EventFailedAlert',
+    doc: 'The alert sent once per event whose final attempt failed.',
+    schema: contract.EventFailedAlert,
+  },
+  {
+    name: 'CronPausedAlertData',
+    from: 'C.CronPausedAlertData',
+    doc: 'What a `cron.paused` alert says: the cron the service deactivated.',
+    schema: contract.CronPausedAlertData,
+  },
+  {
+    name: 'CronPausedAlert',
+    from: 'C.CronPausedAlert',
+    doc: 'The alert sent when a cron reached its `pause_after_failures` and was deactivated.',
+    schema: contract.CronPausedAlert,
+  },
+  {
+    name: 'CircuitOpenedAlertData',
+    from: 'C.CircuitOpenedAlertData',
+    doc: 'What a `destination.circuit_opened` alert says.',
+    schema: contract.CircuitOpenedAlertData,
+  },
+  {
+    name: 'CircuitOpenedAlert',
+    from: 'C.CircuitOpenedAlert',
+    doc: 'The alert sent when the circuit to an origin opened.',
+    schema: contract.CircuitOpenedAlert,
+  },
+  {
+    name: 'CircuitClosedAlertData',
+    from: 'C.CircuitClosedAlertData',
+    doc: 'What a `destination.circuit_closed` alert says.',
+    schema: contract.CircuitClosedAlertData,
+  },
+  {
+    name: 'CircuitClosedAlert',
+    from: 'C.CircuitClosedAlert',
+    doc: 'The alert sent when the circuit to an origin closed again.',
+    schema: contract.CircuitClosedAlert,
+  },
+  {
+    name: 'AlertMessage',
+    from: 'C.AlertMessage',
+    doc: 'Any message a team’s alert URL receives, told apart by `type`.',
+  },
+  { name: 'AlertType', from: 'C.AlertType', doc: 'The `type` of an alert message.' },
 ];
 
 const HEADER = `// Generated from @webhook-scheduler/contract by sdk/scripts/contract-types.ts: do not edit.

@@ -217,7 +217,7 @@ export interface EventListQuery {
   /** Only events created by this cron. */
   cron_id?: string | undefined;
   /** created_at (default) or -created_at: newest created first; scheduled_at: soonest due first; -scheduled_at: latest due first. */
-  sort?: 'created_at' | 'scheduled_at' | '-created_at' | '-scheduled_at';
+  sort?: 'scheduled_at' | 'created_at' | '-created_at' | '-scheduled_at';
   /** Only events scheduled at or after this time (inclusive). */
   scheduled_after?: string | undefined;
   /** Only events scheduled before this time (exclusive). */
@@ -310,3 +310,89 @@ export interface DestinationListQuery {
   /** -last_call_at (default: most recently called first) or origin. */
   sort?: 'origin' | '-last_call_at' | undefined;
 }
+
+/** What an `event.failed` alert says: the event whose final attempt failed. */
+export interface EventFailedAlertData {
+  /** The original event of the delivery that failed. */
+  event_id: string;
+  /** The cron that made the event; null for an event created through the API. */
+  cron_id: string | null;
+  /** Where the event was sent. */
+  webhook_url: string;
+  /** When the event was due. */
+  scheduled_at: string;
+  /** The final attempt’s HTTP status; null when it got no response. */
+  response_status: number | null;
+  /** Why the final attempt failed. */
+  response_error: string | null;
+}
+
+/** The alert sent once per event whose final attempt failed. */
+export interface EventFailedAlert {
+  /** What happened; one name per message shape. */
+  type: 'event.failed';
+  /** When the service raised the alert. */
+  created_at: string;
+  data: EventFailedAlertData;
+}
+
+/** What a `cron.paused` alert says: the cron the service deactivated. */
+export interface CronPausedAlertData {
+  cron_id: string;
+  /** Where the cron’s events are sent. */
+  webhook_url: string;
+  /** The failed occurrences in a row that paused it. */
+  consecutive_failures: number;
+  /** Why the service paused a cron: "failures" when pause_after_failures occurrences failed in a row. */
+  paused_reason: PausedReason;
+}
+
+/** The alert sent when a cron reached its `pause_after_failures` and was deactivated. */
+export interface CronPausedAlert {
+  /** What happened; one name per message shape. */
+  type: 'cron.paused';
+  /** When the service raised the alert. */
+  created_at: string;
+  data: CronPausedAlertData;
+}
+
+/** What a `destination.circuit_opened` alert says. */
+export interface CircuitOpenedAlertData {
+  /** The origin (scheme, host and port) the circuit is about. */
+  origin: string;
+  /** Calls in a row that got no response or a 5xx. */
+  consecutive_failures: number;
+  /** When one call will probe the origin again. */
+  open_until: string | null;
+}
+
+/** The alert sent when the circuit to an origin opened. */
+export interface CircuitOpenedAlert {
+  /** What happened; one name per message shape. */
+  type: 'destination.circuit_opened';
+  /** When the service raised the alert. */
+  created_at: string;
+  data: CircuitOpenedAlertData;
+}
+
+/** What a `destination.circuit_closed` alert says. */
+export interface CircuitClosedAlertData {
+  /** The origin (scheme, host and port) the circuit is about. */
+  origin: string;
+}
+
+/** The alert sent when the circuit to an origin closed again. */
+export interface CircuitClosedAlert {
+  /** What happened; one name per message shape. */
+  type: 'destination.circuit_closed';
+  /** When the service raised the alert. */
+  created_at: string;
+  data: CircuitClosedAlertData;
+}
+
+/** Any message a team’s alert URL receives, told apart by `type`. */
+export type AlertMessage = EventFailedAlert | CronPausedAlert | CircuitOpenedAlert | CircuitClosedAlert;
+
+/** The `type` of an alert message. */
+export type AlertType =
+  'event.failed' | 'cron.paused' | 'destination.circuit_opened' | 'destination.circuit_closed';

@@ -80,7 +80,7 @@ const isList = (request: FuzzRequest) => {
   return route?.route.method === 'GET' && !route.hasId;
 };
 
-/** Decision 7: a list page past the end (`page > 0 && page * limit >= total`) is a 500. */
+/** docs/reference/behaviour.md#pagination-past-the-end: a list page past the end (`page > 0 && page * limit >= total`) is a 500. */
 async function expectOutOfRangePage(request: FuzzRequest, response: ApiResponse): Promise<void> {
   expect(isList(request), `a 500 from a route other than a list: ${response.text}`).toBe(true);
   expect(response.body?.error?.code).toBe('INTERNAL_SERVER_ERROR');

@@ -31,7 +31,7 @@ if (!hasPromtool) {
 /** Series Prometheus makes itself, and metrics the alert rules wait for from a later release. */
 const NOT_FROM_THE_SERVICE = new Set([
   'up',
-  // The destinations' circuit breaker (extensions §7) will export it; its rule matches nothing until then.
+  // The destinations' circuit breaker (docs/reference/behaviour.md#circuit-breaker) will export it; its rule matches nothing until then.
   'webhook_destination_circuit_open',
 ]);
 

@@ -85,18 +85,5 @@ export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
   };
 }
 
-/** Polls `read` until `done` holds for its value; rejects after `timeoutMs`. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+// Integration tests of both packages wait for conditions the same way.
+export { eventually } from '@webhook-scheduler/scheduler/testing';

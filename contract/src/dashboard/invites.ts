@@ -58,7 +58,7 @@ export type InviteSummary = z.infer<typeof InviteSummary>;
 const INVITE_PARAMS = TeamParams.extend({ inviteId: Uuid.describe('The invite id.') });
 
 /**
- * Invites by email (extensions §6): an owner makes a one-time link for one email, valid 7 days;
+ * Invites by email (docs/reference/behaviour.md#team-security): an owner makes a one-time link for one email, valid 7 days;
  * signing up with it, or signing in as that email and accepting it, joins the team.
  */
 export const invitesContract = c.router({

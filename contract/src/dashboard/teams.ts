@@ -112,7 +112,7 @@ export const TeamAlertsInput = z.object({ alert_url: WebhookUrl.nullable() }).st
 /** The body that sets or turns off a team's failure alerts, as sent. */
 export type TeamAlertsInput = z.input<typeof TeamAlertsInput>;
 
-/** A team's failure alerts (extensions §5). */
+/** A team's failure alerts (docs/reference/behaviour.md#alerts). */
 export const alertsContract = c.router({
   get: {
     method: 'GET',

@@ -1,4 +1,4 @@
-/** Most response bytes read before the connection is dropped (decision 20). */
+/** Most response bytes read before the connection is dropped (docs/reference/behaviour.md#response-capture). */
 export const MAX_READ_BYTES = 64 * 1024;
 /** Most response body bytes kept in the outcome. */
 export const MAX_BODY_BYTES = 1024;

@@ -1,6 +1,6 @@
 /**
  * Where a webhook call goes, from one WHATWG parse of its URL: the origin the sender connects to
- * and the per-destination limits count (extensions §7), and the request target sent on it.
+ * and the per-destination limits count (docs/reference/behaviour.md#destinations), and the request target sent on it.
  */
 export interface WebhookTarget {
   /**

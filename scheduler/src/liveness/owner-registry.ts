@@ -2,7 +2,7 @@ import pg, { type ClientConfig } from 'pg';
 import type { Logger } from 'pino';
 
 /** First key of the two-key advisory locks that scheduler processes hold ("WHS\1"). */
-const LOCK_NAMESPACE = 0x57_48_53_01;
+export const LOCK_NAMESPACE = 0x57_48_53_01;
 const RECONNECT_MS = { first: 250, max: 5000 };
 
 /** Registered processes whose advisory lock is held: the live ones. */

@@ -1,5 +1,6 @@
 // The `./testing` entry of the package: what other packages' tests may use. Not part of the main barrel.
 export { describeDeliverySemantics } from './delivery-semantics.js';
+export { eventually } from './eventually.js';
 export {
   MemoryEventStore,
   type MemoryEvent,

@@ -197,7 +197,7 @@ export class DeliveryWorker {
       await this.#record(attempt, missedOutcome(attempt, now, options.missedToleranceMs), lease, false);
       return;
     }
-    // Past this, another worker may already have the attempt: it is handed back, never sent (decision 23).
+    // Past this, another worker may already have the attempt: it is handed back, never sent (docs/reference/behaviour.md#at-least-once).
     const mayStart = () => liveness.holds(lease.epoch);
     if (performance.now() > lease.sendBy || !mayStart()) {
       await this.#release(attempt);

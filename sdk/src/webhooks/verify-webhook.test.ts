@@ -39,7 +39,7 @@ describe('verifyWebhook', () => {
       now: VECTOR_NOW,
     });
 
-    expect(verified).toEqual({ id: VECTOR.id, timestamp: VECTOR_NOW });
+    expect(verified).toEqual({ id: VECTOR.id, timestamp: VECTOR_NOW, alert: null });
   });
 
   it('accepts a signature made with Node’s HMAC over a fresh secret', async () => {

@@ -1,4 +1,6 @@
+import type { AlertMessage } from '../contract-types.js';
 import { WebhookVerificationError } from '../errors/webhook-verification-error.js';
+import { alertMessageOf } from './alert-message.js';
 import { bodyBytes, decodeBase64, timingSafeEqual } from './encoding.js';
 
 /** Request headers as a `Headers` object (fetch, edge runtimes) or a plain object (Node's `req.headers`). */
@@ -24,6 +26,12 @@ export interface VerifiedWebhook {
   id: string;
   /** `webhook-timestamp`: when this attempt was signed. */
   timestamp: Date;
+  /**
+   * The body as an alert message when it is one, as the team's alert URL receives them, typed by its
+   * `type` (`event.failed`, `cron.paused`, `destination.circuit_opened`, `destination.circuit_closed`);
+   * null for any other body, such as a webhook's own payload.
+   */
+  alert: AlertMessage | null;
 }
 
 const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
@@ -83,7 +91,8 @@ export function v1Signatures(header: string): Uint8Array[] {
  *
  * Uses Web Crypto only, so it runs in Node.js, Deno, Bun and edge runtimes.
  *
- * @returns the webhook's id and timestamp when the signature matches.
+ * @returns the webhook's id and timestamp when the signature matches, and the body as an alert
+ * message when it is one.
  * @throws {WebhookVerificationError} when it must not be trusted; `reason` says why.
  * @throws {TypeError} when `secret` is not of the form `whsec_<base64>` (a configuration error).
  */
@@ -117,5 +126,5 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Veri
       'no webhook-signature matches the secret and body',
     );
   }
-  return { id, timestamp };
+  return { id, timestamp, alert: alertMessageOf(body) };
 }

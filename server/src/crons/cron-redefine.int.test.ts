@@ -3,8 +3,8 @@ import { bodies, expectBody } from '../../test/expect.js';
 import { fullCronBody, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 
-// Which changes of PUT and PATCH /crons/{id} replace the cron's pending events (decision 25), and
-// which leave its pending occurrences, retries and manual runs as they are (extensions §6).
+// Which changes of PUT and PATCH /crons/{id} replace the cron's pending events (docs/reference/behaviour.md#cron-redefinition), and
+// which leave its pending occurrences, retries and manual runs as they are (same section).
 
 let app: TestApp;
 beforeAll(async () => {

@@ -82,7 +82,7 @@ const DEFINING = [
 
 /**
  * What a PUT or PATCH changes: `events` when the schedule, the request or `is_active` changes (the
- * pending events are replaced, decision 25), `settings` when only `pause_after_failures` does
+ * pending events are replaced, docs/reference/behaviour.md#cron-redefinition), `settings` when only `pause_after_failures` does
  * (its pending occurrences, retries and manual runs stay as they are), `none` otherwise. Values are
  * compared as data: a payload with its keys in another order is the same payload.
  */

@@ -136,7 +136,7 @@ async function lockedCron(
 
 /**
  * Gives a locked cron its new definition. When the schedule, the request or its activity changes,
- * its pending events are replaced (decision 25), an activation counts against the active-crons
+ * its pending events are replaced (docs/reference/behaviour.md#cron-redefinition), an activation counts against the active-crons
  * quota and a resume clears the failure streak; a change of `pause_after_failures` alone leaves its
  * pending occurrences, retries and manual runs as they are; no change writes nothing.
  */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Timers } from '@webhook-scheduler/scheduler';
-import { alertEvent } from '../alerts/alert-events.js';
+import { type RaisedAlert, alertEvent } from '../events/store/alert-events.js';
 import { insertPendingEvents } from '../events/store/pending-events.js';
 import { getAlertUrl } from '../teams/team-alerts.service.js';
 import type { CircuitChange } from './store/destination-calls.js';
@@ -17,16 +17,19 @@ export async function sendCircuitAlerts(
 ): Promise<void> {
   const alerts = [];
   for (const change of changes) {
-    const data =
+    const alert: RaisedAlert =
       change.transition === 'opened'
         ? {
-            origin: change.origin,
-            consecutive_failures: change.health.consecutiveFailures,
-            open_until: change.health.openUntil?.toISOString() ?? null,
+            type: 'destination.circuit_opened',
+            data: {
+              origin: change.origin,
+              consecutive_failures: change.health.consecutiveFailures,
+              open_until: change.health.openUntil?.toISOString() ?? null,
+            },
           }
-        : { origin: change.origin };
+        : { type: 'destination.circuit_closed', data: { origin: change.origin } };
     const url = await getAlertUrl(em, change.teamId).catch(() => null);
-    alerts.push(...alertEvent(change.teamId, url, `destination.circuit_${change.transition}`, data, now));
+    alerts.push(...alertEvent(change.teamId, url, alert, now));
   }
   await insertPendingEvents(em, timers, alerts, now);
 }

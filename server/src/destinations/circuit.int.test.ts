@@ -1,6 +1,7 @@
 import { verifyWebhook } from '@webhook-scheduler/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
+import { expectAlertMessage } from '../../test/alert-messages.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
 import { setAlertUrl } from '../teams/team-alerts.service.js';
 import { getSigningSecrets } from '../teams/teams.service.js';
@@ -64,10 +65,12 @@ describe('the circuit breaker', () => {
     expect(
       (await verifyWebhook({ secret, headers: openedAlert!.headers, body: openedAlert!.body })).id,
     ).toBeTruthy();
-    const message = JSON.parse(openedAlert!.body) as { type: string; data: Record<string, unknown> };
+    const message = expectAlertMessage(openedAlert!.body);
     expect(message).toMatchObject({ type: 'destination.circuit_opened', data: { origin: down.url } });
     // At least the three that opened it: retries failing in the same batch count on.
-    expect(message.data.consecutive_failures).toBeGreaterThanOrEqual(3);
+    expect(
+      message.type === 'destination.circuit_opened' && message.data.consecutive_failures,
+    ).toBeGreaterThanOrEqual(3);
 
     // While open: the retries and new events wait; only probes reach the origin, one per cool-down.
     // (Retries claimed before the third failure was recorded may still have been under way.)
@@ -87,7 +90,15 @@ describe('the circuit breaker', () => {
 
     up = true;
     await eventually(destination, (response) => response.body.data.circuit === 'closed', 15_000);
-    await alerts.waitFor(1, (request) => request.body.includes('"destination.circuit_closed"'), 10_000);
+    const [closedAlert] = await alerts.waitFor(
+      1,
+      (request) => request.body.includes('"destination.circuit_closed"'),
+      10_000,
+    );
+    expect(expectAlertMessage(closedAlert?.body ?? '')).toMatchObject({
+      type: 'destination.circuit_closed',
+      data: { origin: down.url },
+    });
     await eventually(
       () => app.sql<{ status: string }>('select status from events where id = any($1)', [ids]),
       (rows) => rows.every((row) => row.status === 'success'),

@@ -50,7 +50,7 @@ export function rateLimit(deps: RateLimitDeps): RequestHandler {
 }
 
 /**
- * The rate limit of /api/dashboard, at the rate and burst a key has by default (extensions §1: per
+ * The rate limit of /api/dashboard, at the rate and burst a key has by default (docs/reference/behaviour.md#rate-limits: per
  * key and per dashboard session): per session, and before sign-in per client address (an IPv6
  * client by its /64, as TRUST_PROXY decides the address). Runs before the body is read, in each
  * process at its share like the keys' limit.

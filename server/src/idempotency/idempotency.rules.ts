@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** How long a key is remembered (extensions §4). */
+/** How long a key is remembered (docs/reference/behaviour.md#idempotency). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** JSON with every object's keys sorted: two bodies that differ only in key order are the same request. */
@@ -31,5 +31,5 @@ export function lockIdOf(teamId: string, key: string): string {
   return digest.readBigInt64BE(0).toString();
 }
 
-/** Answers worth remembering: 2xx and 4xx; a 5xx may be retried (extensions §4). */
+/** Answers worth remembering: 2xx and 4xx; a 5xx may be retried (same section). */
 export const isRemembered = (status: number): boolean => status < 500;

@@ -9,7 +9,7 @@ import type { LimitOverrides } from './team-limits.rules.js';
 import { setTeamLimits, teamUsage } from './team-limits.service.js';
 
 // The pending quotas on every path that adds a team's own pending work: creates, batches, replays,
-// manual runs of crons and a PUT that makes an event larger (extensions §1 and §6).
+// manual runs of crons and a PUT that makes an event larger (docs/reference/behaviour.md#quotas).
 
 let app: TestApp;
 beforeAll(async () => {

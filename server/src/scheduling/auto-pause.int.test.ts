@@ -9,6 +9,7 @@ import {
   databaseUrl,
   startTestApp,
 } from '../../test/harness.js';
+import { expectAlertMessage } from '../../test/alert-messages.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
 import { type ServiceProcess, startServiceProcess } from '../../test/service-process.js';
 import { setAlertUrl } from '../teams/team-alerts.service.js';
@@ -100,16 +101,29 @@ describe('pause_after_failures with two scheduler processes', () => {
     const { current: secret } = await getSigningSecrets(app.orm.em.fork(), team.teamId, new Date());
     const verified = await verifyWebhook({ secret, headers: alert?.headers ?? {}, body: alert?.body ?? '' });
     expect(verified.id).toBeTruthy();
-    expect(JSON.parse(alert?.body ?? '')).toMatchObject({
+    expect(verified.alert?.type).toBe('cron.paused');
+    // Each message as the contract describes it: the same fields, no others.
+    expect(expectAlertMessage(alert?.body ?? '')).toMatchObject({
       type: 'cron.paused',
-      data: { cron_id: cron.id, consecutive_failures: 3, paused_reason: 'failures' },
+      data: {
+        cron_id: cron.id,
+        webhook_url: cron.webhook_url,
+        consecutive_failures: 3,
+        paused_reason: 'failures',
+      },
     });
     // Each failed occurrence raised its own event.failed alert; no alert is about an alert.
     const failedAlerts = receiver.requests.filter(
       (request) => request.path === '/alerts' && request.body.includes('"event.failed"'),
     );
     expect(failedAlerts).toHaveLength(3);
-    for (const alert of failedAlerts) expect(alert.headers['webhook-id']).toMatch(EVENT_ID);
+    for (const alert of failedAlerts) {
+      expect(alert.headers['webhook-id']).toMatch(EVENT_ID);
+      expect(expectAlertMessage(alert.body)).toMatchObject({
+        type: 'event.failed',
+        data: { cron_id: cron.id, webhook_url: cron.webhook_url, response_status: 500 },
+      });
+    }
 
     const resumed = await app.request('PATCH', `/api/v1/crons/${cron.id}`, {
       key: team.key,

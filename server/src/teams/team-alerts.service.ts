@@ -4,7 +4,7 @@ import { TeamSchema } from './team.entity.js';
 
 /**
  * The team's failure-alert URL: `event.failed` and `cron.paused` messages are sent there, signed
- * like every webhook of the team (extensions §5). Null sends none.
+ * like every webhook of the team (docs/reference/behaviour.md#alerts). Null sends none.
  */
 export async function getAlertUrl(em: EntityManager, teamId: string): Promise<string | null> {
   const team = await em.findOne(TeamSchema, { id: teamId });

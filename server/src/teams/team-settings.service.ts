@@ -17,7 +17,7 @@ import {
 } from './teams.service.js';
 
 // Members see the team's keys; creating and revoking keys and revealing or rotating the signing
-// secret are for owners (extensions §6): a key or the secret outlives a member's membership.
+// secret are for owners (docs/reference/behaviour.md#team-security): a key or the secret outlives a member's membership.
 
 export async function listTeamKeys(em: EntityManager, userId: string, teamId: string): Promise<ApiKey[]> {
   await roleIn(em, userId, teamId);

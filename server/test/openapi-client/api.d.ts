@@ -235,7 +235,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "event.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event’s final attempt failed
+         * @description Sent to the team’s alert URL as a signed JSON POST (type `event.failed`), retried like any webhook until a 2xx answer.
+         */
+        post: operations["eventFailedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "cron.paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A cron was paused after failed occurrences
+         * @description Sent to the team’s alert URL as a signed JSON POST (type `cron.paused`), retried like any webhook until a 2xx answer.
+         */
+        post: operations["cronPausedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "destination.circuit_opened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The circuit to an origin opened
+         * @description Sent to the team’s alert URL as a signed JSON POST (type `destination.circuit_opened`), retried like any webhook until a 2xx answer.
+         */
+        post: operations["circuitOpenedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "destination.circuit_closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The circuit to an origin closed
+         * @description Sent to the team’s alert URL as a signed JSON POST (type `destination.circuit_closed`), retried like any webhook until a 2xx answer.
+         */
+        post: operations["circuitClosedAlert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Event: {
@@ -590,6 +671,105 @@ export interface components {
             /** @description Path to the offending field, e.g. ["retry_config", "maxRetries"]. */
             path: (string | number)[];
             message: string;
+        };
+        /** @description An event’s final attempt failed: no retry is left. */
+        EventFailedAlert: {
+            /**
+             * @description What happened; one name per message shape.
+             * @constant
+             */
+            type: "event.failed";
+            /**
+             * Format: date-time
+             * @description When the service raised the alert.
+             */
+            created_at: string;
+            data: {
+                /**
+                 * Format: uuid
+                 * @description The original event of the delivery that failed.
+                 */
+                event_id: string;
+                /**
+                 * Format: uuid
+                 * @description The cron that made the event; null for an event created through the API.
+                 */
+                cron_id: string | null;
+                /** @description Where the event was sent. */
+                webhook_url: string;
+                /**
+                 * Format: date-time
+                 * @description When the event was due.
+                 */
+                scheduled_at: string;
+                /** @description The final attempt’s HTTP status; null when it got no response. */
+                response_status: number | null;
+                /** @description Why the final attempt failed. */
+                response_error: string | null;
+            };
+        };
+        /** @description A cron failed pause_after_failures occurrences in a row and was deactivated. */
+        CronPausedAlert: {
+            /**
+             * @description What happened; one name per message shape.
+             * @constant
+             */
+            type: "cron.paused";
+            /**
+             * Format: date-time
+             * @description When the service raised the alert.
+             */
+            created_at: string;
+            data: {
+                /** Format: uuid */
+                cron_id: string;
+                /** @description Where the cron’s events are sent. */
+                webhook_url: string;
+                /** @description The failed occurrences in a row that paused it. */
+                consecutive_failures: number;
+                paused_reason: components["schemas"]["PausedReason"];
+            };
+        };
+        /** @description The circuit to an origin opened: the team’s events to it wait pending until a probe succeeds. */
+        CircuitOpenedAlert: {
+            /**
+             * @description What happened; one name per message shape.
+             * @constant
+             */
+            type: "destination.circuit_opened";
+            /**
+             * Format: date-time
+             * @description When the service raised the alert.
+             */
+            created_at: string;
+            data: {
+                /** @description The origin (scheme, host and port) the circuit is about. */
+                origin: string;
+                /** @description Calls in a row that got no response or a 5xx. */
+                consecutive_failures: number;
+                /**
+                 * Format: date-time
+                 * @description When one call will probe the origin again.
+                 */
+                open_until: string | null;
+            };
+        };
+        /** @description The circuit to an origin closed: a probe succeeded and its waiting events are sent again. */
+        CircuitClosedAlert: {
+            /**
+             * @description What happened; one name per message shape.
+             * @constant
+             */
+            type: "destination.circuit_closed";
+            /**
+             * Format: date-time
+             * @description When the service raised the alert.
+             */
+            created_at: string;
+            data: {
+                /** @description The origin (scheme, host and port) the circuit is about. */
+                origin: string;
+            };
         };
     };
     responses: never;
@@ -4971,6 +5151,200 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
+            };
+        };
+    };
+    eventFailedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The alert’s id, the same for each retry of it: de-duplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64>` HMAC-SHA256 signatures of `id.timestamp.body` with the team’s signing secret (two while it is rotated). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `event.failed` alert message. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "event.failed",
+                 *       "created_at": "2030-01-07T08:00:31.412Z",
+                 *       "data": {
+                 *         "event_id": "6d7a1f3b-2c4e-4b8a-9f01-5e6d7c8b9a02",
+                 *         "cron_id": null,
+                 *         "webhook_url": "https://example.com/hooks/order-reminder",
+                 *         "scheduled_at": "2030-01-07T08:00:00+00:00",
+                 *         "response_status": 503,
+                 *         "response_error": "HTTP 503: the receiver did not answer with a 2xx status"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["EventFailedAlert"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the alert. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer, fails the attempt: it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    cronPausedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The alert’s id, the same for each retry of it: de-duplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64>` HMAC-SHA256 signatures of `id.timestamp.body` with the team’s signing secret (two while it is rotated). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `cron.paused` alert message. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "cron.paused",
+                 *       "created_at": "2030-01-07T08:00:31.412Z",
+                 *       "data": {
+                 *         "cron_id": "2f1c9a4e-8a43-4c57-9d5e-3c1b6f0a7d21",
+                 *         "webhook_url": "https://example.com/hooks/daily-report",
+                 *         "consecutive_failures": 5,
+                 *         "paused_reason": "failures"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CronPausedAlert"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the alert. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer, fails the attempt: it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    circuitOpenedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The alert’s id, the same for each retry of it: de-duplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64>` HMAC-SHA256 signatures of `id.timestamp.body` with the team’s signing secret (two while it is rotated). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `destination.circuit_opened` alert message. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "destination.circuit_opened",
+                 *       "created_at": "2030-01-07T08:00:31.412Z",
+                 *       "data": {
+                 *         "origin": "https://hooks.example.com",
+                 *         "consecutive_failures": 10,
+                 *         "open_until": "2030-01-07T08:01:01.412Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CircuitOpenedAlert"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the alert. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer, fails the attempt: it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    circuitClosedAlert: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The alert’s id, the same for each retry of it: de-duplicate on it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in Unix seconds. */
+                "webhook-timestamp": number;
+                /** @description Space-separated `v1,<base64>` HMAC-SHA256 signatures of `id.timestamp.body` with the team’s signing secret (two while it is rotated). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `destination.circuit_closed` alert message. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "destination.circuit_closed",
+                 *       "created_at": "2030-01-07T08:00:31.412Z",
+                 *       "data": {
+                 *         "origin": "https://hooks.example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CircuitClosedAlert"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the alert. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, or no answer, fails the attempt: it is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

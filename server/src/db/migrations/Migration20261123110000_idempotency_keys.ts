@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * What a create answered for an `Idempotency-Key`, per team, for 24 h (extensions §4). The answer is
+ * What a create answered for an `Idempotency-Key`, per team, for 24 h (docs/reference/behaviour.md#idempotency). The answer is
  * kept as the JSON text sent, so a replay repeats it byte for byte.
  */
 export class Migration20261123110000_idempotency_keys extends Migration {

@@ -6,7 +6,7 @@ const DESTINATION_ROWS = (rows: string) =>
    where status in ('pending', 'processing') and destination is not null`;
 
 /**
- * Destinations (extensions §7): a team's settings and health per origin, the calls waiting for one,
+ * Destinations (docs/reference/behaviour.md#destinations): a team's settings and health per origin, the calls waiting for one,
  * and the queue rows held back from claims while a destination cannot take calls.
  *
  * - `destinations`: per team and origin, the team's settings (rate limit, most calls at once,

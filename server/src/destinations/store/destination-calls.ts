@@ -103,7 +103,7 @@ async function noteCalls(em: EntityManager, groups: Group[]): Promise<Destinatio
 }
 
 /**
- * Keeps the destinations' health after recorded calls (extensions §7): the streak of failed calls,
+ * Keeps the destinations' health after recorded calls (docs/reference/behaviour.md#circuit-breaker): the streak of failed calls,
  * the circuit breaker and Retry-After. A batch of successes to healthy destinations costs one
  * statement; a change of health is decided under the destination's row lock, in one transaction.
  * Returns the circuits that opened or closed (a closed one's held events may go).

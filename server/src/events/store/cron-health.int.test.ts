@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Timers } from '@webhook-scheduler/scheduler';
 import type { AttemptRecord } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAlertMessage } from '../../../test/alert-messages.js';
 import { bodies, expectBody, expectValidationError } from '../../../test/expect.js';
 import { cronBody, makeCron, makeEvent } from '../../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../../test/harness.js';
@@ -114,6 +115,7 @@ describe('recording the end of a cron occurrence', () => {
     const alerts = await alertsOf(team.teamId);
     expect(alerts.filter((alert) => alert.payload.type === 'cron.paused')).toHaveLength(1);
     expect(alerts.filter((alert) => alert.payload.type === 'event.failed')).toHaveLength(3);
+    for (const alert of alerts) expectAlertMessage(alert.payload);
   });
 });
 
@@ -124,9 +126,14 @@ describe('failure alerts', () => {
     const event = await claimed(team, { webhookUrl: 'https://example.com/broken' });
     await record([ending(event, false)]);
     const [alert] = await alertsOf(team.teamId);
-    expect(alert?.payload).toMatchObject({
+    expect(expectAlertMessage(alert?.payload)).toMatchObject({
       type: 'event.failed',
-      data: { event_id: event.id, webhook_url: 'https://example.com/broken', response_status: 500 },
+      data: {
+        event_id: event.id,
+        cron_id: null,
+        webhook_url: 'https://example.com/broken',
+        response_status: 500,
+      },
     });
 
     const [alertRow] = await app.sql<{ id: string }>('select id from events where team_id = $1 and alert', [

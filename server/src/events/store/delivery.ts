@@ -1,13 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CronPausedAlertData, EventFailedAlertData } from '@webhook-scheduler/contract';
 import {
   type AttemptRecord,
   type ClaimedAttempt,
   type RetryAttempt,
   type Timers,
-  newEventId,
 } from '@webhook-scheduler/scheduler';
 import { appendDeliveryMinutes } from '../../overview/store/delivery-minutes.js';
+import { failureStreakSql, pausesCronSql } from '../../shared/cron-health.rules.js';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
+import { type RaisedAlert, alertEvent } from './alert-events.js';
 import { ATTEMPT_COLUMNS, type AttemptRow, TEAM_COLUMNS, toAttempt } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
 import { dropPendingEventsOfCron } from './event-changes.js';
@@ -39,6 +41,18 @@ function outcomeInput(record: AttemptRecord) {
  */
 const LEASE_STILL_HELD = `q.event_id = any(array(select id from input)) and q.event_id = i.id
   and q.lease_token is not distinct from i.lease_token and i.lease_token is not null`;
+
+// A cron's failure streak and pause (docs/reference/behaviour.md#auto-pause), over the CTEs below.
+const STREAK = failureStreakSql({
+  previous: 'c.consecutive_failures',
+  lastSuccess: 's.last_success',
+  failuresSinceSuccess: 's.failures',
+});
+const PAUSES = pausesCronSql({
+  isActive: 'l.is_active',
+  pauseAfterFailures: 'l.pause_after_failures',
+  streak: 'l.streak',
+});
 
 // The end of a delivery: an original that needs no retry, or a retry that settles its original.
 // For a cron's occurrence (not a manual run) the same statement keeps the cron's health: the
@@ -108,22 +122,21 @@ const RECORD = `with input as (
     from runs r
   ), locked as (
     select c.id, c.is_active, c.pause_after_failures,
-           case when s.last_success is null then c.consecutive_failures + s.failures else s.failures end as streak
+           ${STREAK} as streak
     from crons c join streaks s on s.cron_id = c.id
     for no key update of c
   ), counted as (
     update crons c
     set consecutive_failures = l.streak, last_status = s.last_status,
         last_run_at = greatest(c.last_run_at, s.last_run_at),
-        is_active = c.is_active and not (l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647)),
-        paused_reason = case when l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647)
-                             then 'failures' else c.paused_reason end
+        is_active = c.is_active and not ${PAUSES},
+        paused_reason = case when ${PAUSES} then 'failures' else c.paused_reason end
     from locked l join streaks s on s.cron_id = l.id
     where c.id = l.id
     returning c.id, c.team_id, c.webhook_url, l.streak,
-              l.is_active and l.streak >= coalesce(l.pause_after_failures, 2147483647) as paused
+              ${PAUSES} as paused
   )
-  -- A delivery ended meanwhile (its cron was replaced, decision 25) gets no further retry. An
+  -- A delivery ended meanwhile (its cron was replaced: docs/reference/behaviour.md#cron-redefinition) gets no further retry. An
   -- original just recorded is open: its row was pending.
   select 'recorded' as kind, r.id,
          case when r.id = r.original_id then true
@@ -154,31 +167,21 @@ interface RecordRow {
   triggered: boolean | null;
   team_id: string | null;
   alert_url: string | null;
-  subject: Record<string, unknown> | null;
+  /** Of an alert: its `data`, as the statement's jsonb_build_object makes it. */
+  subject: EventFailedAlertData | CronPausedAlertData | null;
 }
 
-/** Alerts are retried like any event. */
-const ALERT_RETRY = { maxRetries: 5, backoffMs: 1000, backoffType: 'exponential' } as const;
-
-/** The signed message a team's alert URL receives: `{ type, created_at, data }`. */
-function alertEvent(row: RecordRow, now: Date): PendingEvent[] {
-  if (!row.alert_url || !row.team_id) return [];
-  return [
-    {
-      id: newEventId(),
-      teamId: row.team_id,
-      cronId: null,
-      retryOf: null,
-      attempt: 0,
-      scheduledAt: now,
-      webhookUrl: row.alert_url,
-      method: 'POST',
-      headers: null,
-      payload: { type: row.kind, created_at: now.toISOString(), data: row.subject },
-      retryConfig: ALERT_RETRY,
-      alert: true,
-    },
-  ];
+/**
+ * The alert a row of {@link RECORD} raises. The statement builds its data, so the types are taken on
+ * trust here; the alert tests parse every message sent with the contract's schema.
+ */
+function raisedAlerts(row: RecordRow, now: Date): PendingEvent[] {
+  if (row.kind === 'recorded' || !row.team_id) return [];
+  const alert: RaisedAlert =
+    row.kind === 'event.failed'
+      ? { type: row.kind, data: row.subject as EventFailedAlertData }
+      : { type: row.kind, data: row.subject as CronPausedAlertData };
+  return alertEvent(row.team_id, row.alert_url, alert, now);
 }
 
 // A manual run's retries are marked like it: the team's pending quotas count them, as its own.
@@ -209,7 +212,7 @@ const endsInSuccess = (record: AttemptRecord): boolean =>
 /**
  * Writes outcomes whose lease still holds (one statement, which also keeps the crons' health) and,
  * in the same transaction, the retries they plan, the pending events of crons it paused dropped
- * (decision 25), and the failure alerts; returns the ids recorded.
+ * (docs/reference/behaviour.md#cron-redefinition), and the failure alerts; returns the ids recorded.
  */
 export async function recordOutcomes(
   em: EntityManager,
@@ -234,7 +237,7 @@ export async function recordOutcomes(
     for (const paused of rows.filter((row) => row.kind === 'cron.paused')) {
       await dropPendingEventsOfCron(tx, paused.id, now);
     }
-    const alerts = rows.filter((row) => row.kind !== 'recorded').flatMap((row) => alertEvent(row, now));
+    const alerts = rows.flatMap((row) => raisedAlerts(row, now));
     await insertPendingEvents(tx, timers, [...retries, ...alerts], now);
     return recorded.map((row) => row.id);
   });

@@ -1,8 +1,14 @@
+import type { AlertMessage, AlertType } from '@webhook-scheduler/contract';
 import { newEventId } from '@webhook-scheduler/scheduler';
-import type { PendingEvent } from '../events/store/pending-events.js';
+import type { PendingEvent } from './pending-events.js';
 
 /** Alerts are retried like any event. */
-export const ALERT_RETRY = { maxRetries: 5, backoffMs: 1000, backoffType: 'exponential' } as const;
+const ALERT_RETRY = { maxRetries: 5, backoffMs: 1000, backoffType: 'exponential' } as const;
+
+/** An alert message (contract/src/alerts.ts) as raised, before it gets its `created_at`. */
+export type RaisedAlert = {
+  [Type in AlertType]: Omit<Extract<AlertMessage, { type: Type }>, 'created_at'>;
+}[AlertType];
 
 /**
  * The signed message a team's alert URL receives, `{ type, created_at, data }`, as a pending event of
@@ -11,11 +17,12 @@ export const ALERT_RETRY = { maxRetries: 5, backoffMs: 1000, backoffType: 'expon
 export function alertEvent(
   teamId: string,
   alertUrl: string | null,
-  type: string,
-  data: Record<string, unknown>,
+  alert: RaisedAlert,
   now: Date,
 ): PendingEvent[] {
   if (!alertUrl) return [];
+  // Stored as jsonb, which keeps no key order.
+  const message: AlertMessage = { ...alert, created_at: now.toISOString() };
   return [
     {
       id: newEventId(),
@@ -27,7 +34,7 @@ export function alertEvent(
       webhookUrl: alertUrl,
       method: 'POST',
       headers: null,
-      payload: { type, created_at: now.toISOString(), data },
+      payload: message,
       retryConfig: ALERT_RETRY,
       alert: true,
     },
