@@ -1,6 +1,6 @@
 import type { Event } from '@webhook-scheduler/sdk';
 
-// The server decides (decision 22); these only choose which buttons to offer.
+// The server decides (docs/reference/behaviour.md#event-updates-and-deletes); these only choose which buttons to offer.
 
 /** Only a pending event can be edited. */
 export function canEdit(event: Pick<Event, 'status'>): boolean {

@@ -20,7 +20,7 @@ const STATUS_CHOICES: (readonly [EventStatus | '', string])[] = [
 const PAGE_SIZE = 25;
 const REFRESH_MS = 3000;
 const SEARCH_DEBOUNCE_MS = 300;
-// The list reads in time order, latest scheduled first (extensions §5); the retry grouping below
+// The list reads in time order, latest scheduled first (docs/reference/behaviour.md#list-order); the retry grouping below
 // works with any order.
 const ORDER = { sort: '-scheduled_at' } as const;
 

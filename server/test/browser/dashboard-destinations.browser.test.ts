@@ -147,22 +147,6 @@ describe.skipIf(!hasChromium)('the Destinations page in Chromium', () => {
     expect((await client.destinations.get(origin)).paused).toBe(false);
   });
 
-  it('replays the failed events since a time through the API, and shows the count', async () => {
-    const replays = () =>
-      app.sql<{ n: string }>(
-        `select count(*) as n from events where team_id = $1 and replay_of is not null and destination = $2`,
-        [teamId, origin],
-      );
-    const [before] = await replays();
-    await page.goto(`${app.url}${detailPath(origin)}`);
-    await page.getByLabel('Failed events scheduled after').fill('2020-01-01T00:00:00');
-    await page.getByRole('button', { name: 'Replay failed events' }).click();
-    // The one failed event to the receiver's origin (`/down`); the dead origin's are not its.
-    await page.getByText('1 event replayed.').waitFor();
-    const [after] = await replays();
-    expect(Number(after?.n) - Number(before?.n)).toBe(1);
-  });
-
   it('keeps the shell in one row on a laptop, and every section’s label within its cell on a phone', async () => {
     await page.goto(`${app.url}/t/${teamId}/destinations`);
     await page.getByTestId('destination-row').first().waitFor();
@@ -191,5 +175,22 @@ describe.skipIf(!hasChromium)('the Destinations page in Chromium', () => {
     expect(await watched.nth(1).innerText()).toMatch(/1 of 3 calls failed \(33 %\)/);
     await watched.nth(1).getByRole('link').click();
     await page.waitForURL(`**${detailPath(origin)}`);
+  });
+
+  it('replays the failed events since a time through the API, and shows the count', async () => {
+    const replays = () =>
+      app.sql<{ n: string }>(
+        `select count(*) as n from events where team_id = $1 and replay_of is not null and destination = $2`,
+        [teamId, origin],
+      );
+    const [before] = await replays();
+    await page.goto(`${app.url}${detailPath(origin)}`);
+    await page.getByLabel('Failed events scheduled after').fill('2020-01-01T00:00:00');
+    await page.getByRole('button', { name: 'Replay failed events' }).click();
+    // The one failed event to the receiver's origin (`/down`); the dead origin's are not its. Last:
+    // the replay fails again, and the figures the tests above read would change.
+    await page.getByText('1 event replayed.').waitFor();
+    const [after] = await replays();
+    expect(Number(after?.n) - Number(before?.n)).toBe(1);
   });
 });

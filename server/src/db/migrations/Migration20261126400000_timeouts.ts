@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Per-event timeouts (extensions §7): events and crons keep their own `timeout_ms`, null for the
+ * Per-event timeouts (docs/reference/behaviour.md#response-capture): events and crons keep their own `timeout_ms`, null for the
  * service's `WEBHOOK_TIMEOUT_MS`. Expand only: nullable columns rewrite no row, and a process of the
  * previous release, which writes neither, keeps working beside this one (its events take the default).
  */
