@@ -3,7 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Timers, newEventId } from '@webhook-scheduler/scheduler';
-import pg from 'pg';
+import type pg from 'pg';
 import { Agent, request } from 'undici';
 import { againstAims } from './aims.ts';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
@@ -12,12 +12,13 @@ import {
   type Running,
   firstKey,
   freshDataDir,
-  percentile,
   setupStatements,
+  spread,
   startReceiver,
   startService,
   waitFor,
 } from './processes.ts';
+import { connectDb } from './seed.ts';
 import { storedOrigin } from './stored-origin.ts';
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 20_000);
@@ -37,16 +38,6 @@ interface Setup {
   key: string;
   apiUrl: string;
   processes: Running[];
-}
-
-async function connect(dataDir: string): Promise<pg.Client> {
-  const db = new pg.Client({
-    host: path.join(dataDir, 'run'),
-    user: 'postgres',
-    database: 'webhook_scheduler',
-  });
-  await db.connect();
-  return db;
 }
 
 /** All events due at one instant, inserted in bulk with their slot jobs; time until all are recorded. */
@@ -169,15 +160,7 @@ async function punctuality(setup: Setup, receiverUrl: string) {
     `select extract(epoch from executed_at - scheduled_at) * 1000 as ms from events where webhook_url = $1`,
     [url],
   );
-  const lateness = rows.map((row) => Number(row.ms)).sort((a, b) => a - b);
-  const round = (ms: number) => Math.round(ms * 10) / 10;
-  return {
-    events: PUNCTUALITY_EVENTS,
-    p50: round(percentile(lateness, 50)),
-    p95: round(percentile(lateness, 95)),
-    p99: round(percentile(lateness, 99)),
-    max: round(lateness.at(-1) ?? NaN),
-  };
+  return { events: PUNCTUALITY_EVENTS, ...spread(rows.map((row) => Number(row.ms))) };
 }
 
 /** The same POSTs sent straight with undici: the limit of this machine for this receiver. */
@@ -239,7 +222,7 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
       processes.push(await startService('scheduler', PORT + 1, data.dir));
       processes.push(await startService('scheduler', PORT + 2, data.dir));
     }
-    const db = await connect(data.dir);
+    const db = await connectDb(data.dir);
     for (const statement of setupStatements()) await db.query(statement);
     const key = firstKey(processes[0]!);
     const { rows } = await db.query<{ id: string }>('select team_id as id from api_keys limit 1');

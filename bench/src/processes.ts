@@ -85,27 +85,50 @@ export async function startService(
   return service;
 }
 
+/** The first key, once printed: it may come in a later chunk of output than the line waited for. */
+export function printedKey(service: Running): Promise<string> {
+  return waitFor(() => /whs_[0-9A-Za-z]+/.exec(service.output())?.[0], 'the first API key', 10_000);
+}
+
 export function firstKey(service: Running): string {
   const key = /whs_[0-9A-Za-z]+/.exec(service.output())?.[0];
   if (!key) throw new Error('the service printed no API key (not a fresh data directory?)');
   return key;
 }
 
+/** A bench script run as its own process, once it printed the port it listens on. */
+export async function startListener(script: string, args: string[]): Promise<Running & { url: string }> {
+  const listener = start(process.execPath, [path.join(root, 'bench/src', script), ...args], {});
+  try {
+    const port = await waitFor(() => /^(\d+)$/m.exec(listener.output())?.[1], script);
+    return { ...listener, url: `http://127.0.0.1:${port}` };
+  } catch (error) {
+    listener.child.kill('SIGKILL');
+    throw error;
+  }
+}
+
 /** The benchmarks' receiver process, answering after `delayMs`. */
-export async function startReceiver(delayMs = 0): Promise<Running & { url: string }> {
-  const receiver = start(
-    process.execPath,
-    [path.join(root, 'bench/src/receiver.ts'), '0', String(delayMs)],
-    {},
-  );
-  const port = await waitFor(() => /^(\d+)$/m.exec(receiver.output())?.[1], 'the receiver');
-  return { ...receiver, url: `http://127.0.0.1:${port}` };
+export function startReceiver(delayMs = 0): Promise<Running & { url: string }> {
+  return startListener('receiver.ts', ['0', String(delayMs)]);
 }
 
 /** Percentile of a sorted array (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** p50, p95, p99 and max of `values` (ms), to a tenth. */
+export function spread(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? NaN),
+  };
 }
 
 /** Writes a benchmark's figures to `results/<name>-<date>.json` and prints them. */

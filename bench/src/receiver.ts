@@ -1,6 +1,7 @@
 // A webhook receiver for benchmarks: answers 200 (after the `delay` milliseconds its command line
 // names, at once by default) and counts deliveries by webhook-id.
 import http from 'node:http';
+import { answer, listen } from './listen.ts';
 
 const port = Number(process.argv[2] ?? 0);
 const delayMs = Number(process.argv[3] ?? 0);
@@ -24,12 +25,7 @@ const server = http.createServer((req, res) => {
     requests++;
     const id = req.headers['webhook-id'];
     if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
-    if (delayMs > 0) setTimeout(() => res.end('ok'), delayMs);
-    else res.end('ok');
+    answer(res, delayMs);
   });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(port, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`${typeof address === 'object' && address ? address.port : port}\n`);
-});
+listen(server, port);
