@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Shares } from './shares.js';
+import { Shares, refillBatch } from './shares.js';
 
 const call = (teamId: string, origin: string) => ({ teamId, origin });
 
@@ -72,6 +72,15 @@ describe('Shares', () => {
     expect(shares.snapshot()).toMatchObject({ teams: [], destinations: [] });
     shares.take(call('a', 'http://x:1'));
     expect(shares.give(call('a', 'http://x:1'))).toBe(false);
+  });
+
+  it('says a holder at its share has room once a batch of its places is free, so that a claim takes several', () => {
+    const shares = new Shares(8, 100);
+    for (let i = 0; i < 8; i++) shares.take(call('a', 'http://x:1'));
+    expect(shares.give(call('a', 'http://x:1'))).toBe(false);
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
+    expect(shares.give(call('a', 'http://x:1'))).toBe(true);
+    expect([1, 3, 4, 8, 37, 50].map(refillBatch)).toEqual([1, 1, 1, 2, 9, 12]);
   });
 
   it('says so for a destination at its share too', () => {

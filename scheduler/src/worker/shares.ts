@@ -97,9 +97,8 @@ export class Shares {
 
   /** Room of a team at a destination: its share of the places, its own limit, its rate. */
   #pairRoom(key: string, held: number, now: number): number {
-    const limit = this.#limits.get(key);
-    const places = Math.min(this.pairMax, limit?.maxInFlight ?? Number.MAX_SAFE_INTEGER) - held;
-    return Math.max(0, Math.min(places, limit?.rate?.room(now) ?? places));
+    const places = this.#pairPlaces(key) - held;
+    return Math.max(0, Math.min(places, this.#limits.get(key)?.rate?.room(now) ?? places));
   }
 
   take(holder: Holder): void {
@@ -109,10 +108,9 @@ export class Shares {
     const pair = increment(this.#pairs, key);
     if (team >= this.teamMax) this.#saturated.add(teamKey(holder.teamId));
     if (destination >= this.#destinationMax) this.#saturated.add(destinationKey(holder.origin));
-    const limit = this.#limits.get(key);
-    if (pair >= Math.min(this.pairMax, limit?.maxInFlight ?? Number.MAX_SAFE_INTEGER))
-      this.#saturated.add(key);
-    if (limit?.rate) this.#started(key, limit.rate);
+    if (pair >= this.#pairPlaces(key)) this.#saturated.add(key);
+    const rate = this.#limits.get(key)?.rate;
+    if (rate) this.#started(key, rate);
   }
 
   /** Counts a start against the rate; when the window is full, wakes the claims as it reopens. */
@@ -135,18 +133,32 @@ export class Shares {
 
   /**
    * Gives back a call's place; returns whether its team, destination or pair reached its share
-   * while this call was in flight, so events of it may be waiting. Every call that ends says so —
-   * not only the first — so that room freed while a claim runs is not left unused until the next
-   * tick; and whoever waits in {@link whenFreed} wakes at once.
+   * while calls of it were in flight and has now freed a batch of places ({@link refillBatch}), so
+   * events of it may be waiting and a claim can take several. Every call that ends past that point
+   * says so, so that room freed while a claim runs is not left unused until the next tick; and
+   * whoever waits in {@link whenFreed} wakes at once. Refilling one place per call that ends would
+   * cost a claim per delivery (bench/destinations).
    */
   give(holder: Holder): boolean {
-    const keys = [teamKey(holder.teamId), destinationKey(holder.origin), pairKey(holder)];
-    const mayWait = keys.some((key) => this.#saturated.has(key));
-    if (!decrement(this.#teams, holder.teamId)) this.#saturated.delete(keys[0] ?? '');
-    if (!decrement(this.#destinations, holder.origin)) this.#saturated.delete(keys[1] ?? '');
-    if (!decrement(this.#pairs, pairKey(holder))) this.#saturated.delete(keys[2] ?? '');
+    const key = pairKey(holder);
+    const held = [
+      [teamKey(holder.teamId), decrement(this.#teams, holder.teamId), this.teamMax],
+      [destinationKey(holder.origin), decrement(this.#destinations, holder.origin), this.#destinationMax],
+      [key, decrement(this.#pairs, key), this.#pairPlaces(key)],
+    ] as const;
+    let mayWait = false;
+    for (const [name, left, share] of held) {
+      if (!this.#saturated.has(name)) continue;
+      if (left <= share - refillBatch(share)) mayWait = true;
+      if (left === 0) this.#saturated.delete(name);
+    }
     if (mayWait) this.#wake();
     return mayWait;
+  }
+
+  /** The places of a team at a destination: its share of them, or its own limit when lower. */
+  #pairPlaces(key: string): number {
+    return Math.min(this.pairMax, this.#limits.get(key)?.maxInFlight ?? Number.MAX_SAFE_INTEGER);
   }
 
   /**
@@ -185,10 +197,15 @@ function increment(counts: Map<string, number>, key: string): number {
   return count;
 }
 
-/** Returns whether calls are left. */
-function decrement(counts: Map<string, number>, key: string): boolean {
+/** Returns how many calls are left. */
+function decrement(counts: Map<string, number>, key: string): number {
   const left = (counts.get(key) ?? 0) - 1;
   if (left > 0) counts.set(key, left);
   else counts.delete(key);
-  return left > 0;
+  return Math.max(0, left);
+}
+
+/** How many places a holder at its share frees before its waiting events are claimed again. */
+export function refillBatch(share: number): number {
+  return Math.max(1, Math.floor(share / 4));
 }

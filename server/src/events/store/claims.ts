@@ -95,12 +95,17 @@ function claimParams(options: ClaimOptions): unknown[] {
 /** How far a slot claim looks past the events it may take, for those of teams still with room. */
 const SLOT_LOOKAHEAD = 4;
 
-// Teams at their share are skipped in the index scan, so their backlog costs a slot nothing.
+// Teams at their share, destinations at theirs and teams at their share of a destination are
+// skipped in the index scan: one team's backlog to an origin cannot fill the look-ahead and hide
+// the other teams' events due in the same slot.
 const SLOT_CLAIM = claimStatement(`candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
     where lease_token is null and parked_until is null and scheduled_at >= $11 and scheduled_at < $12 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
+      and not exists (select 1 from destination_room d where d.origin = q.destination and d.room = 0)
+      and not exists (select 1 from pair_room p
+                      where p.team_id = q.team_id and p.origin = q.destination and p.room = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
   )`);
