@@ -167,9 +167,13 @@ export class DeliveryWorker {
     }
     for (const attempt of claimed) {
       shares.take(attempt);
-      const delivery = this.#deliver(attempt, lease).finally(() => {
-        capacity.give(1);
+      // The shares count calls at their receivers: a place is free once the call has ended, while
+      // the process's capacity is held until its outcome is recorded.
+      const callEnded = () => {
         if (shares.give(attempt)) this.deps.backlog.poke();
+      };
+      const delivery = this.#deliver(attempt, lease, callEnded).finally(() => {
+        capacity.give(1);
         inFlight.delete(delivery);
       });
       inFlight.add(delivery);
@@ -178,18 +182,26 @@ export class DeliveryWorker {
   }
 
   /** Never rejects: an unexpected error leaves the attempt to its lease (re-delivered after expiry). */
-  async #deliver(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
+  async #deliver(attempt: ClaimedAttempt, lease: LeaseWindow, callEnded: () => void): Promise<void> {
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      callEnded();
+    };
     try {
-      await this.#send(attempt, lease);
+      await this.#send(attempt, lease, end);
     } catch (error) {
       this.deps.logger.error(
         { err: error, eventId: attempt.id, attempt: attempt.attempt },
         'delivery failed unexpectedly',
       );
+    } finally {
+      end();
     }
   }
 
-  async #send(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
+  async #send(attempt: ClaimedAttempt, lease: LeaseWindow, callEnded: () => void): Promise<void> {
     const { options, metrics, liveness } = this.deps;
     const now = new Date();
     if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs, liveness.servedSince())) {
@@ -223,6 +235,7 @@ export class DeliveryWorker {
       outcome = this.deps.tracing ? await this.deps.tracing.around(attempt, call) : await call();
     } finally {
       metrics.inFlight.dec();
+      callEnded();
     }
     if (!outcome) {
       await this.#release(attempt);
