@@ -46,3 +46,16 @@ export async function signUp(app: TestApp, email = uniqueEmail()): Promise<TestU
 export function as(user: TestUser, options: RequestOptions = {}): RequestOptions {
   return { ...options, headers: { cookie: user.cookie, 'x-csrf-token': user.csrf, ...options.headers } };
 }
+
+/** A new owner with a second user added to the owner's team as a member. */
+export async function signUpOwnerAndMember(app: TestApp): Promise<{ owner: TestUser; member: TestUser }> {
+  const owner = await signUp(app);
+  const member = await signUp(app);
+  const added = await app.request(
+    'POST',
+    `/api/dashboard/teams/${owner.teamId}/members`,
+    as(owner, { body: { email: member.email } }),
+  );
+  if (added.status !== 201) expect.fail(`adding a member answered ${added.status}: ${added.text}`);
+  return { owner, member };
+}

@@ -2,7 +2,7 @@ import { TeamAlerts, dataOf } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBody, expectError, expectValidationError } from '../../test/expect.js';
 import { type TestApp, startTestApp } from '../../test/harness.js';
-import { as, signUp } from '../../test/sessions.js';
+import { as, signUp, signUpOwnerAndMember } from '../../test/sessions.js';
 
 const alerts = dataOf(TeamAlerts.strict()).strict();
 
@@ -16,14 +16,7 @@ const path = (teamId: string) => `/api/dashboard/teams/${teamId}/alerts`;
 
 describe('the failure alerts setting', () => {
   it('is off by default, set and turned off by owners, and shown to members', async () => {
-    const owner = await signUp(app);
-    const plain = await signUp(app);
-    const added = await app.request(
-      'POST',
-      `/api/dashboard/teams/${owner.teamId}/members`,
-      as(owner, { body: { email: plain.email } }),
-    );
-    expect(added.status).toBe(201);
+    const { owner, member: plain } = await signUpOwnerAndMember(app);
     expect(expectBody(await app.request('GET', path(owner.teamId), as(plain)), 200, alerts).data).toEqual({
       alert_url: null,
     });

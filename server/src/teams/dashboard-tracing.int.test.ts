@@ -2,7 +2,7 @@ import { TeamTracing, dataOf } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectBody, expectError, expectValidationError } from '../../test/expect.js';
 import { type TestApp, startTestApp } from '../../test/harness.js';
-import { as, signUp } from '../../test/sessions.js';
+import { as, signUp, signUpOwnerAndMember } from '../../test/sessions.js';
 
 const tracing = dataOf(TeamTracing.strict()).strict();
 
@@ -16,14 +16,7 @@ const path = (teamId: string) => `/api/dashboard/teams/${teamId}/tracing`;
 
 describe('the traceparent setting', () => {
   it('is off by default, turned on and off by owners, and shown to members', async () => {
-    const owner = await signUp(app);
-    const plain = await signUp(app);
-    const added = await app.request(
-      'POST',
-      `/api/dashboard/teams/${owner.teamId}/members`,
-      as(owner, { body: { email: plain.email } }),
-    );
-    expect(added.status).toBe(201);
+    const { owner, member: plain } = await signUpOwnerAndMember(app);
     expect(expectBody(await app.request('GET', path(owner.teamId), as(plain)), 200, tracing).data).toEqual({
       send_traceparent: false,
     });
