@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_CLAIMS } from '../attempt.rules.js';
 import { createSender } from '../delivery/send.js';
 import { createDeliveryMetrics } from '../metrics.js';
@@ -25,7 +25,11 @@ const alive = (servedSince: Date): Liveness => ({
   servedSince: () => servedSince,
 });
 
-function makeWorker(store: MemoryEventStore, servedSince = new Date(0)) {
+function makeWorker(
+  store: MemoryEventStore,
+  servedSince = new Date(0),
+  parts: { shares?: Shares; writer?: OutcomeWriter } = {},
+) {
   const sender = createSender({
     timeoutMs: 2000,
     allowPrivateTargets: true,
@@ -37,9 +41,9 @@ function makeWorker(store: MemoryEventStore, servedSince = new Date(0)) {
     sender,
     liveness: alive(servedSince),
     capacity: new Capacity(10),
-    shares: new Shares(10, 10),
+    shares: parts.shares ?? new Shares(10, 10),
     backlog: new Wakeup(1000, 5),
-    writer: new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
+    writer: parts.writer ?? new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
     metrics: createDeliveryMetrics(new Registry(), () => store.dueBacklog()),
     logger,
     options: { leaseMs: 10_000, timeoutMs: 2000, claimBatch: 10, pollMs: 10, missedToleranceMs: HOUR },
@@ -96,6 +100,26 @@ describe('DeliveryWorker over the memory store', () => {
     for (const event of events) {
       expect(store.get(event.id)).toMatchObject({ status: 'success', responseStatus: 200, leaseToken: null });
     }
+  });
+
+  it('frees a team’s and a destination’s place when the call ends, before its outcome is recorded', async () => {
+    store.insert([due()]);
+    const shares = new Shares(10, 10);
+    const writer = new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 });
+    let record = () => {};
+    const recorded = new Promise<void>((resolve) => (record = resolve));
+    const held = vi.spyOn(writer, 'add').mockImplementation(async (...args) => {
+      await recorded;
+      return OutcomeWriter.prototype.add.apply(writer, args);
+    });
+    const { worker, close } = makeWorker(store, new Date(0), { shares, writer });
+    const delivering = deliverFor(worker, 50);
+    await vi.waitFor(() => expect(held).toHaveBeenCalledTimes(1));
+    expect(shares.snapshot()).toMatchObject({ teams: [], destinations: [], pairs: [] });
+    record();
+    expect(await delivering).toBe(true);
+    await close();
+    expect(receiver.hits).toHaveLength(1);
   });
 
   it('retries a failed call per the policy within the slot and settles the original on success', async () => {
