@@ -224,3 +224,29 @@ export async function makeApiKey(
   await em.flush();
   return { keyId: apiKey.id, key: generated.key };
 }
+
+/** A team inserted directly, for store tests without the sign-up flow. */
+export async function makeTeam(em: EntityManager, name: string): Promise<string> {
+  const [row] = await rawQuery<{ id: string }>(
+    em,
+    `insert into teams (id, name, signing_secret, created_at, updated_at)
+     values (gen_random_uuid(), $1, 'whsec_x', now(), now()) returning id`,
+    [name],
+  );
+  if (!row) throw new Error('no team inserted');
+  return row.id;
+}
+
+/** `count` pending events of a team to `origin`, due from `at` one microsecond apart. */
+export async function makeDueEvents(
+  em: EntityManager,
+  due: { teamId: string; origin: string; count: number; at: Date },
+): Promise<void> {
+  await rawQuery(
+    em,
+    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, destination, method, created_at, updated_at)
+     select gen_random_uuid(), $1, 0, $2::timestamptz + n * interval '1 microsecond', 'pending', $3, $4, 'POST', now(), now()
+     from generate_series(1, $5) as n`,
+    [due.teamId, due.at, `${due.origin}/hook`, due.origin, due.count],
+  );
+}

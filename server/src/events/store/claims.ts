@@ -15,6 +15,14 @@ const CLAIMED = `select ${ATTEMPT_COLUMNS}, ${TEAM_COLUMNS}
   from claimed q join events e on e.id = q.event_id join teams t on t.id = e.team_id order by e.scheduled_at`;
 
 /**
+ * A queue row `q`, found by its id, still free to claim: neither leased nor parked. Not spelled
+ * `is null`: that matches the predicate of the claims' partial indexes, and with statistics taken
+ * while the queue was nearly empty the planner read one of them whole instead of probing the primary
+ * key (a claim of 37 read 20,000 entries: bench/README.md, 2026-11-26). `num_nulls` hides it.
+ */
+const FREE = 'num_nulls(q.lease_token, q.parked_until) = 2';
+
+/**
  * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
  * teams served in turn (each one's first event, then each one's second…), none past its room;
  * within a destination, the teams holding fewest of its calls first.
@@ -33,8 +41,7 @@ function claimStatement(candidates: string): string {
       -- Events of a destination that cannot take calls now leave the claims' indexes until it can.
       update event_queue q set parked_until = h.until
       from candidates c join held h on h.team_id = c.team_id and h.origin = c.destination
-      where q.event_id = c.id and c.id is distinct from h.probe_event_id
-        and q.lease_token is null and q.parked_until is null
+      where q.event_id = c.id and c.id is distinct from h.probe_event_id and ${FREE}
     ), claimable as (
       select c.* from candidates c
       where not exists (select 1 from held h where h.team_id = c.team_id and h.origin = c.destination
@@ -62,7 +69,7 @@ function claimStatement(candidates: string): string {
     ), due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
       select q.event_id from event_queue q
-      where q.event_id = any(array(select id from chosen)) and q.lease_token is null and q.parked_until is null
+      where q.event_id = any(array(select id from chosen)) and ${FREE}
       for update of q skip locked
     ), claimed as (
       update event_queue q

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDueEvents, makeTeam } from '../../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
 import { createOrm } from '../../db/orm.js';
-import { rawQuery } from '../../shared/raw-query.js';
 import { claimDue } from './claims.js';
 
 // bench/destinations: team A's backlog to an origin, at its share of that origin, filled a slot
@@ -18,33 +18,14 @@ let teamA: string;
 let teamB: string;
 const slotStart = new Date(Math.floor(Date.now() / 1000) * 1000 - 5000);
 
-async function team(name: string): Promise<string> {
-  const [row] = await rawQuery<{ id: string }>(
-    orm.em.fork(),
-    `insert into teams (id, name, signing_secret, created_at, updated_at)
-     values (gen_random_uuid(), $1, 'whsec_x', now(), now()) returning id`,
-    [name],
-  );
-  return row!.id;
-}
-
-/** `count` events of `teamId` due in the slot, `offsetMs` after its start (team A's come first). */
-async function due(teamId: string, count: number, offsetMs: number): Promise<void> {
-  await rawQuery(
-    orm.em.fork(),
-    `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, destination, method, created_at, updated_at)
-     select gen_random_uuid(), $1, 0, $2::timestamptz + n * interval '1 microsecond', 'pending', $3, $4, 'POST', now(), now()
-     from generate_series(1, $5) as n`,
-    [teamId, new Date(slotStart.getTime() + offsetMs), `${ORIGIN}/hook`, ORIGIN, count],
-  );
-}
-
 beforeAll(async () => {
   database = await createTestDatabase();
   orm = await createOrm(database.connection, 2);
-  [teamA, teamB] = [await team('a'), await team('b')];
-  await due(teamA, 500, 0);
-  await due(teamB, 5, 500);
+  [teamA, teamB] = [await makeTeam(orm.em.fork(), 'a'), await makeTeam(orm.em.fork(), 'b')];
+  const at = (offsetMs: number) => new Date(slotStart.getTime() + offsetMs);
+  // Team A's come first.
+  await makeDueEvents(orm.em.fork(), { teamId: teamA, origin: ORIGIN, count: 500, at: at(0) });
+  await makeDueEvents(orm.em.fork(), { teamId: teamB, origin: ORIGIN, count: 5, at: at(500) });
 });
 afterAll(async () => {
   await orm.close();
