@@ -1,7 +1,11 @@
+import { refillBatch } from './shares.js';
+
 /** A counting limit on in-flight deliveries, with waits for room and for idleness. */
 export class Capacity {
   #free: number;
   #waiting: (() => void)[] = [];
+  /** Places freed since a claim was cut short (due events may wait for room); undefined if none was. */
+  #freedSinceShort: number | undefined;
 
   constructor(readonly size: number) {
     this.#free = size;
@@ -22,11 +26,28 @@ export class Capacity {
     return taken;
   }
 
-  give(count = 1): void {
+  /**
+   * Notes that a claim took less than a full batch while events may still be due: it found no more
+   * room here, or in the shares, or rows another transaction held.
+   */
+  cutShort(): void {
+    this.#freedSinceShort = 0;
+  }
+
+  /**
+   * Gives back places; returns whether a claim was cut short and a batch of places
+   * ({@link refillBatch}) has been freed since, so a claim may find room for the events left.
+   */
+  give(count = 1): boolean {
     this.#free = Math.min(this.size, this.#free + count);
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const wake of waiting) wake();
+    if (this.#freedSinceShort === undefined) return false;
+    this.#freedSinceShort += count;
+    if (this.#freedSinceShort < refillBatch(this.size)) return false;
+    this.#freedSinceShort = undefined;
+    return true;
   }
 
   /** Resolves when at least one place is free. */

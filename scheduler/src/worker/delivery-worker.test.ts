@@ -28,7 +28,7 @@ const alive = (servedSince: Date): Liveness => ({
 function makeWorker(
   store: MemoryEventStore,
   servedSince = new Date(0),
-  parts: { shares?: Shares; writer?: OutcomeWriter } = {},
+  parts: { shares?: Shares; writer?: OutcomeWriter; capacity?: Capacity; backlog?: Wakeup } = {},
 ) {
   const sender = createSender({
     timeoutMs: 2000,
@@ -40,9 +40,9 @@ function makeWorker(
     store,
     sender,
     liveness: alive(servedSince),
-    capacity: new Capacity(10),
+    capacity: parts.capacity ?? new Capacity(10),
     shares: parts.shares ?? new Shares(10, 10),
-    backlog: new Wakeup(1000, 5),
+    backlog: parts.backlog ?? new Wakeup(1000, 5),
     writer: parts.writer ?? new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
     metrics: createDeliveryMetrics(new Registry(), () => store.dueBacklog()),
     logger,
@@ -120,6 +120,21 @@ describe('DeliveryWorker over the memory store', () => {
     expect(await delivering).toBe(true);
     await close();
     expect(receiver.hits).toHaveLength(1);
+  });
+
+  it('claims the backlog again once the process’s capacity frees, when that held due events back', async () => {
+    // bench/delivery, shares lifted: the capacity, not a share, was full, nothing poked the backlog,
+    // and due events waited for its next tick (1 s) again and again.
+    store.insert(Array.from({ length: 6 }, () => due()));
+    const backlog = new Wakeup(60_000, 5);
+    const { worker, close } = makeWorker(store, new Date(0), { capacity: new Capacity(2), backlog });
+    const stopping = new AbortController();
+    const running = worker.runBacklog(stopping.signal);
+    backlog.poke();
+    await vi.waitFor(() => expect(receiver.hits).toHaveLength(6), { timeout: 4000 });
+    stopping.abort();
+    await running;
+    await close();
   });
 
   it('retries a failed call per the policy within the slot and settles the original on success', async () => {

@@ -150,7 +150,10 @@ export class DeliveryWorker {
     const owner = liveness.current();
     if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
     const reserved = capacity.take(options.claimBatch);
-    if (reserved === 0) return 0;
+    if (reserved === 0) {
+      capacity.cutShort();
+      return 0;
+    }
     let claimed: ClaimedAttempt[] = [];
     // Taken before the claim is sent: however long the process then stalls, the lease cannot start earlier.
     const lease = leaseWindow(performance.now(), owner.epoch, options);
@@ -163,8 +166,9 @@ export class DeliveryWorker {
         shares: shares.snapshot(),
       });
     } finally {
-      capacity.give(reserved - claimed.length);
+      if (capacity.give(reserved - claimed.length)) this.#roomFreed();
     }
+    if (claimed.length > 0 && claimed.length < options.claimBatch) capacity.cutShort();
     for (const attempt of claimed) {
       shares.take(attempt);
       // The shares count calls at their receivers: a place is free once the call has ended, while
@@ -173,12 +177,20 @@ export class DeliveryWorker {
         if (shares.give(attempt)) this.deps.backlog.poke();
       };
       const delivery = this.#deliver(attempt, lease, callEnded).finally(() => {
-        capacity.give(1);
+        // Shares free when calls end, the capacity when outcomes are recorded: either may be what
+        // due events wait for.
+        if (capacity.give(1)) this.#roomFreed();
         inFlight.delete(delivery);
       });
       inFlight.add(delivery);
     }
     return claimed.length;
+  }
+
+  /** Wakes the claims waiting for room: the slots' and the backlog's. */
+  #roomFreed(): void {
+    this.deps.shares.wake();
+    this.deps.backlog.poke();
   }
 
   /** Never rejects: an unexpected error leaves the attempt to its lease (re-delivered after expiry). */

@@ -122,7 +122,7 @@ export class Shares {
     const timer = setTimeout(
       () => {
         this.#rateTimers.delete(key);
-        this.#wake();
+        this.wake();
         this.onRoom();
       },
       reopensAt - now + 1,
@@ -152,7 +152,7 @@ export class Shares {
       if (left <= share - refillBatch(share)) mayWait = true;
       if (left === 0) this.#saturated.delete(name);
     }
-    if (mayWait) this.#wake();
+    if (mayWait) this.wake();
     return mayWait;
   }
 
@@ -177,7 +177,8 @@ export class Shares {
     });
   }
 
-  #wake(): void {
+  /** Wakes whoever waits in {@link whenFreed}: also when room frees outside the shares (the process's capacity). */
+  wake(): void {
     for (const wake of [...this.#waiting]) wake();
   }
 }
