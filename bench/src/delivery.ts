@@ -29,6 +29,14 @@ const PUNCTUALITY_LEAD_MS = 12_000;
 const PORT = Number(process.env.BENCH_PORT ?? 3390);
 // For experiments: skip the two-scheduler run.
 const SET_UPS = (process.env.BENCH_SCHEDULERS ?? '1,2').split(',').map(Number) as (1 | 2)[];
+/**
+ * The delivery core's figures are taken with the teams' and destinations' shares lifted (one team,
+ * one receiver); `BENCH_SHARES=default` runs with the defaults (bench/destinations compares the two).
+ */
+const SHARES: Record<string, string> =
+  process.env.BENCH_SHARES === 'default'
+    ? {}
+    : { TEAM_MAX_IN_FLIGHT: '1000', DESTINATION_MAX_IN_FLIGHT: '1000' };
 
 interface Setup {
   /** Processes whose CPU time is measured: the service processes, PostgreSQL, the receiver. */
@@ -216,11 +224,11 @@ async function run(schedulers: 1 | 2, receiverUrl: string, receiverPid: number) 
   const processes: Running[] = [];
   try {
     if (schedulers === 1) {
-      processes.push(await startService('all', PORT, data.dir));
+      processes.push(await startService('all', PORT, data.dir, SHARES));
     } else {
       processes.push(await startService('api', PORT, data.dir));
-      processes.push(await startService('scheduler', PORT + 1, data.dir));
-      processes.push(await startService('scheduler', PORT + 2, data.dir));
+      processes.push(await startService('scheduler', PORT + 1, data.dir, SHARES));
+      processes.push(await startService('scheduler', PORT + 2, data.dir, SHARES));
     }
     const db = await connectDb(data.dir);
     for (const statement of setupStatements()) await db.query(statement);
@@ -274,6 +282,7 @@ try {
     date: new Date().toISOString(),
     cpus: (await import('node:os')).cpus().length,
     setupSql: process.env.BENCH_SETUP_SQL,
+    shares: process.env.BENCH_SHARES === 'default' ? 'default' : 'lifted',
     raw,
     runs,
   };
