@@ -4,7 +4,7 @@ import { refillBatch } from './shares.js';
 export class Capacity {
   #free: number;
   #waiting: (() => void)[] = [];
-  /** Places freed since a claim was cut short (due events may wait for room); undefined if none was. */
+  /** Deliveries ended since a claim was cut short (due events may wait for room); undefined if none was. */
   #freedSinceShort: number | undefined;
 
   constructor(readonly size: number) {
@@ -34,17 +34,22 @@ export class Capacity {
     this.#freedSinceShort = 0;
   }
 
-  /**
-   * Gives back places; returns whether a claim was cut short and a batch of places
-   * ({@link refillBatch}) has been freed since, so a claim may find room for the events left.
-   */
-  give(count = 1): boolean {
+  /** Gives back places taken and not used (a claim that found fewer events). */
+  give(count = 1): void {
     this.#free = Math.min(this.size, this.#free + count);
     const waiting = this.#waiting;
     this.#waiting = [];
     for (const wake of waiting) wake();
+  }
+
+  /**
+   * Gives back the place of a delivery that ended; returns whether a claim was cut short and a batch
+   * of deliveries ({@link refillBatch}) has ended since, so a claim may find room for the events left.
+   */
+  release(): boolean {
+    this.give(1);
     if (this.#freedSinceShort === undefined) return false;
-    this.#freedSinceShort += count;
+    this.#freedSinceShort += 1;
     if (this.#freedSinceShort < refillBatch(this.size)) return false;
     this.#freedSinceShort = undefined;
     return true;

@@ -166,7 +166,7 @@ export class DeliveryWorker {
         shares: shares.snapshot(),
       });
     } finally {
-      if (capacity.give(reserved - claimed.length)) this.#roomFreed();
+      capacity.give(reserved - claimed.length);
     }
     if (claimed.length > 0 && claimed.length < options.claimBatch) capacity.cutShort();
     for (const attempt of claimed) {
@@ -179,7 +179,7 @@ export class DeliveryWorker {
       const delivery = this.#deliver(attempt, lease, callEnded).finally(() => {
         // Shares free when calls end, the capacity when outcomes are recorded: either may be what
         // due events wait for.
-        if (capacity.give(1)) this.#roomFreed();
+        if (capacity.release()) this.#roomFreed();
         inFlight.delete(delivery);
       });
       inFlight.add(delivery);

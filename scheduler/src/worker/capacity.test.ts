@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Capacity } from './capacity.js';
+
+describe('Capacity', () => {
+  it('says a claim cut short may find room once a batch of deliveries (a quarter) has ended since', () => {
+    const capacity = new Capacity(8);
+    expect(capacity.take(10)).toBe(8);
+    capacity.cutShort();
+    expect(capacity.release()).toBe(false);
+    expect(capacity.release()).toBe(true);
+    expect(capacity.release()).toBe(false);
+  });
+
+  it('does not count places a claim took and did not use as deliveries that ended', () => {
+    const capacity = new Capacity(8);
+    capacity.cutShort();
+    capacity.give(capacity.take(8));
+    expect(capacity.free).toBe(8);
+    expect(capacity.release()).toBe(false);
+    expect(capacity.release()).toBe(true);
+  });
+
+  it('says nothing when no claim was cut short', () => {
+    const capacity = new Capacity(4);
+    capacity.take(4);
+    expect([capacity.release(), capacity.release(), capacity.release(), capacity.release()]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
