@@ -30,3 +30,4 @@ export { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerT
 export { schedulerMigrations, type SchedulerMigration } from './schema/migrations.js';
 export { extendTimerHorizon } from './timer/horizon.js';
 export { Timers, type SqlExecutor, type TimersOptions } from './timer/timers.js';
+export { answerOf, type CallAnswer } from './worker/untried-origins.js';

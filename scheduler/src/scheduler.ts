@@ -25,6 +25,8 @@ export interface SchedulerTuning {
   teamMaxInFlight: number;
   /** Most calls to one host:port in flight across all scheduler processes, split between them. */
   destinationMaxInFlight: number;
+  /** Consecutive failed calls of a team to an origin that open its circuit (`CIRCUIT_FAILURES`). */
+  circuitFailures: number;
   /** How often the backlog (due events left by their slot) is claimed without being poked. */
   backlogEveryMs: number;
   /** How long pokes are gathered into one backlog claim. */
@@ -44,6 +46,7 @@ export interface SchedulerTuning {
 const DEFAULT_TUNING: Omit<SchedulerTuning, 'teamMaxInFlight'> = {
   maxInFlight: 1000,
   destinationMaxInFlight: 50,
+  circuitFailures: 10,
   backlogEveryMs: 1000,
   backlogGatherMs: 5,
   claimBatch: 500,
@@ -98,7 +101,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
   const owners = new OwnerRegistry(poolConnection(pool), options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
-  const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight);
+  const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight, tuning.circuitFailures);
   const backlog = new Wakeup(tuning.backlogEveryMs, tuning.backlogGatherMs);
   // A destination whose rate window reopens has waiting events to claim.
   shares.onRoom = () => backlog.poke();

@@ -180,6 +180,7 @@ async function startScheduler(
       maxInFlight: config.scheduler.maxInFlight,
       teamMaxInFlight: config.scheduler.teamMaxInFlight,
       destinationMaxInFlight: config.scheduler.destinationMaxInFlight,
+      circuitFailures: config.scheduler.circuitFailures,
       cronHorizonMs: config.scheduler.cronHorizonMs,
     },
   });

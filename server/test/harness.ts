@@ -276,7 +276,7 @@ export async function startTestScheduler(
     name: `test-${randomBytes(3).toString('hex')}`,
     webhookTimeoutMs,
     missedToleranceMs: options.missedToleranceMs ?? 3_600_000,
-    tuning: { ...TEST_TUNING, ...options.tuning },
+    tuning: { ...TEST_TUNING, circuitFailures: options.circuitFailures ?? 1_000_000, ...options.tuning },
   });
   await scheduler.start();
   return {

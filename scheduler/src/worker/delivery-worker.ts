@@ -16,6 +16,7 @@ import type {
 import type { Capacity } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import type { Shares } from './shares.js';
+import { type CallAnswer, answerOf } from './untried-origins.js';
 import type { Wakeup } from './wakeup.js';
 
 export interface DeliveryWorkerOptions {
@@ -173,8 +174,8 @@ export class DeliveryWorker {
       shares.take(attempt);
       // The shares count calls at their receivers: a place is free once the call has ended, while
       // the process's capacity is held until its outcome is recorded.
-      const callEnded = () => {
-        if (shares.give(attempt)) this.deps.backlog.poke();
+      const callEnded = (answer?: CallAnswer) => {
+        if (shares.give(attempt, answer)) this.deps.backlog.poke();
       };
       const delivery = this.#deliver(attempt, lease, callEnded).finally(() => {
         // Shares free when calls end, the capacity when outcomes are recorded: either may be what
@@ -194,12 +195,16 @@ export class DeliveryWorker {
   }
 
   /** Never rejects: an unexpected error leaves the attempt to its lease (re-delivered after expiry). */
-  async #deliver(attempt: ClaimedAttempt, lease: LeaseWindow, callEnded: () => void): Promise<void> {
+  async #deliver(
+    attempt: ClaimedAttempt,
+    lease: LeaseWindow,
+    callEnded: (answer?: CallAnswer) => void,
+  ): Promise<void> {
     let ended = false;
-    const end = () => {
+    const end = (answer?: CallAnswer) => {
       if (ended) return;
       ended = true;
-      callEnded();
+      callEnded(answer);
     };
     try {
       await this.#send(attempt, lease, end);
@@ -213,7 +218,11 @@ export class DeliveryWorker {
     }
   }
 
-  async #send(attempt: ClaimedAttempt, lease: LeaseWindow, callEnded: () => void): Promise<void> {
+  async #send(
+    attempt: ClaimedAttempt,
+    lease: LeaseWindow,
+    callEnded: (answer?: CallAnswer) => void,
+  ): Promise<void> {
     const { options, metrics, liveness } = this.deps;
     const now = new Date();
     if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs, liveness.servedSince())) {
@@ -247,7 +256,8 @@ export class DeliveryWorker {
       outcome = this.deps.tracing ? await this.deps.tracing.around(attempt, call) : await call();
     } finally {
       metrics.inFlight.dec();
-      callEnded();
+      // A call the SSRF guard refused never reached the origin.
+      callEnded(outcome && !outcome.permanent ? answerOf(outcome) : undefined);
     }
     if (!outcome) {
       await this.#release(attempt);

@@ -1,5 +1,6 @@
 import type { ClaimShares, DestinationLimit } from '../ports.js';
 import { RateWindow } from './rate-window.js';
+import { type CallAnswer, UntriedOrigins } from './untried-origins.js';
 
 interface Holder {
   teamId: string;
@@ -28,11 +29,16 @@ export class Shares {
   /** Called when a destination's rate window has room again (its waiting events can be claimed). */
   onRoom: () => void = () => {};
 
+  readonly #untried: UntriedOrigins;
+
+  /** `circuitFailures`: `CIRCUIT_FAILURES` for all processes ({@link UntriedOrigins}); none by default. */
   constructor(
     readonly teamMax: number,
     private readonly destinationTotal: number,
+    circuitFailures = Number.POSITIVE_INFINITY,
   ) {
     this.#destinationMax = destinationTotal;
+    this.#untried = new UntriedOrigins(circuitFailures);
   }
 
   get destinationMax(): number {
@@ -47,6 +53,7 @@ export class Shares {
   /** Divides the destination limit between `processes` live scheduler processes. */
   splitDestinations(processes: number): void {
     this.#destinationMax = Math.max(1, Math.ceil(this.destinationTotal / Math.max(1, processes)));
+    this.#untried.split(processes);
   }
 
   /**
@@ -71,13 +78,14 @@ export class Shares {
     for (const key of this.#limits.keys()) if (!seen.has(key)) this.#limits.delete(key);
   }
 
-  /** Room left for the teams, destinations and team-destination pairs with calls in flight, for the next claim. */
+  /** Room left for the teams, destinations and team-destination pairs with calls in flight or limits, for the next claim. */
   snapshot(): ClaimShares {
-    const pairMax = this.pairMax;
+    // A team at a destination with no call in flight here has not answered yet.
+    const pairMax = Math.min(this.pairMax, this.#untried.failures);
     const now = performance.now();
     const pairs = new Map<string, { held: number; room: number }>();
     for (const [key, held] of this.#pairs) pairs.set(key, { held, room: this.#pairRoom(key, held, now) });
-    for (const key of this.#limits.keys()) {
+    for (const key of [...this.#limits.keys(), ...this.#untried.down()]) {
       if (pairs.has(key)) continue;
       const room = this.#pairRoom(key, 0, now);
       if (room < pairMax) pairs.set(key, { held: 0, room });
@@ -97,7 +105,7 @@ export class Shares {
 
   /** Room of a team at a destination: its share of the places, its own limit, its rate. */
   #pairRoom(key: string, held: number, now: number): number {
-    const places = this.#pairPlaces(key) - held;
+    const places = this.#pairPlaces(key, now) - held;
     return Math.max(0, Math.min(places, this.#limits.get(key)?.rate?.room(now) ?? places));
   }
 
@@ -139,8 +147,10 @@ export class Shares {
    * whoever waits in {@link whenFreed} wakes at once. Refilling one place per call that ends would
    * cost a claim per delivery (bench/destinations).
    */
-  give(holder: Holder): boolean {
+  give(holder: Holder, answer?: CallAnswer): boolean {
     const key = pairKey(holder);
+    const now = performance.now();
+    if (answer) this.#untried.note(key, answer, now);
     const held = [
       [teamKey(holder.teamId), decrement(this.#teams, holder.teamId), this.teamMax],
       [destinationKey(holder.origin), decrement(this.#destinations, holder.origin), this.#destinationMax],
@@ -152,13 +162,18 @@ export class Shares {
       if (left <= share - refillBatch(share)) mayWait = true;
       if (left === 0) this.#saturated.delete(name);
     }
+    if (!this.#pairs.has(key)) this.#untried.idle(key, now);
     if (mayWait) this.wake();
     return mayWait;
   }
 
-  /** The places of a team at a destination: its share of them, or its own limit when lower. */
-  #pairPlaces(key: string): number {
-    return Math.min(this.pairMax, this.#limits.get(key)?.maxInFlight ?? Number.MAX_SAFE_INTEGER);
+  /**
+   * The places of a team at a destination: its share of them, or its own limit, or what an origin
+   * that has not answered lately may fail, whichever is lowest.
+   */
+  #pairPlaces(key: string, now = performance.now()): number {
+    const own = Math.min(this.pairMax, this.#limits.get(key)?.maxInFlight ?? Number.MAX_SAFE_INTEGER);
+    return Math.min(own, this.#untried.places(key, now));
   }
 
   /**

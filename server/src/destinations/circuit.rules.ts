@@ -1,4 +1,5 @@
 import type { CircuitState } from '@webhook-scheduler/contract';
+import { answerOf } from '@webhook-scheduler/scheduler';
 
 /** What the outcomes of a team's calls to an origin have shown. */
 export interface DestinationHealth {
@@ -49,7 +50,7 @@ export const HEALTHY: DestinationHealth = {
  * A 4xx came from a live receiver, so it breaks a streak of failures as a success does.
  */
 export function isDown(call: Pick<RecordedCall, 'ok' | 'responseStatus'>): boolean {
-  return !call.ok && (call.responseStatus === null || call.responseStatus >= 500);
+  return answerOf({ ok: call.ok, status: call.responseStatus }) === 'down';
 }
 
 /** What recording calls changed: the new health, and whether the circuit just opened or closed. */

@@ -42,9 +42,11 @@ afterAll(async () => {
 
 async function scheduler(env: Record<string, string> = {}): Promise<ServiceProcess> {
   // Every call of these tests goes to one origin and starts at once: a team may hold only three
-  // quarters of an origin's places, so the default (50) would hold some calls back.
+  // quarters of an origin's places, so the default (50) would hold some calls back; and until the
+  // receiver, held here, answers, at most CIRCUIT_FAILURES calls go to it.
   const service = await startServiceProcess('scheduler', databaseUrl(db.connection), {
     DESTINATION_MAX_IN_FLIGHT: '1000',
+    CIRCUIT_FAILURES: '1000',
     ...env,
   });
   running.push(service);

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { Shares } from './shares.js';
+import { UntriedOrigins, answerOf } from './untried-origins.js';
+
+const KEY = 'team http://x:1';
+
+describe('UntriedOrigins', () => {
+  it('lets no more calls go to an origin not heard from than may fail, and lifts that once it answers', () => {
+    const untried = new UntriedOrigins(10);
+    expect(untried.places(KEY, 0)).toBe(10);
+    untried.note(KEY, 'answered', 1);
+    expect(untried.places(KEY, 2)).toBe(Number.POSITIVE_INFINITY);
+    untried.idle(KEY, 3);
+    expect(untried.places(KEY, 4)).toBe(10);
+  });
+
+  it('counts the failures since the last answer, then lets one call go a second after the last', () => {
+    const untried = new UntriedOrigins(3);
+    untried.note(KEY, 'down', 0);
+    expect(untried.places(KEY, 0)).toBe(2);
+    untried.note(KEY, 'down', 10);
+    untried.note(KEY, 'down', 20);
+    expect(untried.places(KEY, 500)).toBe(0);
+    expect(untried.places(KEY, 1020)).toBe(1);
+    untried.note(KEY, 'answered', 1100);
+    expect(untried.places(KEY, 1100)).toBe(Number.POSITIVE_INFINITY);
+    expect(untried.down()).toEqual([]);
+  });
+
+  it('splits the failures between the live scheduler processes', () => {
+    const untried = new UntriedOrigins(10);
+    untried.split(3);
+    expect(untried.places(KEY, 0)).toBe(4);
+  });
+
+  it('takes no response and a 5xx for an origin down, a 4xx for one that answered', () => {
+    expect(answerOf({ ok: false, status: null })).toBe('down');
+    expect(answerOf({ ok: false, status: 503 })).toBe('down');
+    expect(answerOf({ ok: false, status: 404 })).toBe('answered');
+    expect(answerOf({ ok: true, status: 200 })).toBe('answered');
+  });
+});
+
+describe('Shares with an origin not heard from', () => {
+  const call = { teamId: 'team', origin: 'http://x:1' };
+
+  it('offers a claim the failures as room, and the share once a call answered', () => {
+    const shares = new Shares(100, 100, 10);
+    expect(shares.snapshot().pairMax).toBe(10);
+    for (let i = 0; i < 10; i += 1) shares.take(call);
+    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 10, room: 0 }]);
+    expect(shares.give(call, 'answered')).toBe(true);
+    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 9, room: shares.pairMax - 9 }]);
+  });
+
+  it('lists a team at an origin found down with no call in flight, and wakes no claim for it', () => {
+    const shares = new Shares(100, 100, 2);
+    shares.take(call);
+    shares.take(call);
+    expect(shares.give(call, 'down')).toBe(false);
+    expect(shares.give(call, 'down')).toBe(false);
+    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 0, room: 0 }]);
+  });
+});

@@ -1,0 +1,75 @@
+/** How a call ended, for the origin's health: it answered (not a 5xx), or it was found down. */
+export type CallAnswer = 'answered' | 'down';
+
+/** A call found its origin down: no response (refused, timed out) or a 5xx. A 4xx is a live receiver. */
+export function answerOf(outcome: { ok: boolean; status: number | null }): CallAnswer {
+  return !outcome.ok && (outcome.status === null || outcome.status >= 500) ? 'down' : 'answered';
+}
+
+/** Failures older than this are forgotten once the team has no call in flight at the origin. */
+const DOWNS_KEPT_MS = 5 * 60_000;
+/** A team at an origin that spent its failures gets one call again after this (the circuit's probe). */
+const ONE_AGAIN_AFTER_MS = 1000;
+
+/**
+ * Calls of a team to an origin that has not answered since its calls in flight began, or was found
+ * down since: no more go at once than may fail before the circuit opens (`failures`, this process's
+ * share of `CIRCUIT_FAILURES`; docs/reference/behaviour.md#circuit-breaker), then no limit from here
+ * once it answers. Without it a first claim sent the team's whole share of the origin (37 calls) to
+ * a receiver that was down. Once those failed, one call may go a second after the last, so the
+ * circuit's probe is never held back.
+ */
+export class UntriedOrigins {
+  /** Teams at origins (keys) that answered since their calls in flight began. */
+  readonly #answered = new Set<string>();
+  /** Calls that found the origin down since it last answered, and when the last one ended. */
+  readonly #downs = new Map<string, { count: number; at: number }>();
+  #failures: number;
+
+  constructor(private readonly failuresTotal: number) {
+    this.#failures = failuresTotal;
+  }
+
+  /** Most calls at once to an origin not heard from: this process's share of the failures. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** Divides the failures between `processes` live scheduler processes. */
+  split(processes: number): void {
+    this.#failures = Math.max(1, Math.ceil(this.failuresTotal / Math.max(1, processes)));
+  }
+
+  /** Most calls of the team at the origin (`key`) in flight at `now`. */
+  places(key: string, now: number): number {
+    if (this.#answered.has(key)) return Number.POSITIVE_INFINITY;
+    const downs = this.#downs.get(key);
+    if (!downs) return this.#failures;
+    if (downs.count < this.#failures) return this.#failures - downs.count;
+    return now - downs.at >= ONE_AGAIN_AFTER_MS ? 1 : 0;
+  }
+
+  /** Notes how a call of the team at the origin ended. */
+  note(key: string, answer: CallAnswer, now: number): void {
+    if (answer === 'answered') {
+      this.#answered.add(key);
+      this.#downs.delete(key);
+      return;
+    }
+    this.#answered.delete(key);
+    const downs = this.#downs.get(key);
+    this.#downs.set(key, { count: (downs?.count ?? 0) + 1, at: now });
+  }
+
+  /** The team has no call in flight at the origin: its next ones start untried again. */
+  idle(key: string, now: number): void {
+    this.#answered.delete(key);
+    const downs = this.#downs.get(key);
+    if (downs && now - downs.at >= DOWNS_KEPT_MS) this.#downs.delete(key);
+  }
+
+  /** Teams at origins found down lately, whose places are fewer than an untried one's. */
+  down(): string[] {
+    return [...this.#downs.keys()];
+  }
+}
