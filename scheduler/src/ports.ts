@@ -43,6 +43,12 @@ export interface ClaimShares {
   destinationMax: number;
   /** Most calls of one team to one destination (origin), unless `pairs` lists the pair. */
   pairMax: number;
+  /**
+   * Most calls at once of one team to an origin whose last recorded call failed, or that has none
+   * (`CIRCUIT_FAILURES`, this process's share): no more fail before the circuit can open. Unset:
+   * `pairMax`.
+   */
+  untriedMax?: number;
   teams: { teamId: string; room: number }[];
   destinations: { origin: string; room: number }[];
   /**

@@ -14,6 +14,7 @@ describe('Shares', () => {
       teamMax: 3,
       destinationMax: 4,
       pairMax: 3,
+      untriedMax: 3,
       teams: [
         { teamId: 'a', room: 1 },
         { teamId: 'b', room: 1 },

@@ -31,7 +31,7 @@ export class Shares {
 
   readonly #untried: UntriedOrigins;
 
-  /** `circuitFailures`: `CIRCUIT_FAILURES` for all processes ({@link UntriedOrigins}); none by default. */
+  /** `circuitFailures`: `CIRCUIT_FAILURES` of all processes ({@link UntriedOrigins}); none by default. */
   constructor(
     readonly teamMax: number,
     private readonly destinationTotal: number,
@@ -80,8 +80,7 @@ export class Shares {
 
   /** Room left for the teams, destinations and team-destination pairs with calls in flight or limits, for the next claim. */
   snapshot(): ClaimShares {
-    // A team at a destination with no call in flight here has not answered yet.
-    const pairMax = Math.min(this.pairMax, this.#untried.failures);
+    const pairMax = this.pairMax;
     const now = performance.now();
     const pairs = new Map<string, { held: number; room: number }>();
     for (const [key, held] of this.#pairs) pairs.set(key, { held, room: this.#pairRoom(key, held, now) });
@@ -94,6 +93,7 @@ export class Shares {
       teamMax: this.teamMax,
       destinationMax: this.#destinationMax,
       pairMax,
+      untriedMax: Math.min(pairMax, this.#untried.failures),
       teams: [...this.#teams].map(([teamId, used]) => ({ teamId, room: Math.max(0, this.teamMax - used) })),
       destinations: [...this.#destinations].map(([origin, used]) => ({
         origin,
@@ -168,8 +168,8 @@ export class Shares {
   }
 
   /**
-   * The places of a team at a destination: its share of them, or its own limit, or what an origin
-   * that has not answered lately may fail, whichever is lowest.
+   * The places of a team at a destination: its share of them, or its own limit, or the failures
+   * left to an origin that failed here since it last answered, whichever is lowest.
    */
   #pairPlaces(key: string, now = performance.now()): number {
     const own = Math.min(this.pairMax, this.#limits.get(key)?.maxInFlight ?? Number.MAX_SAFE_INTEGER);

@@ -5,13 +5,8 @@ import { UntriedOrigins, answerOf } from './untried-origins.js';
 const KEY = 'team http://x:1';
 
 describe('UntriedOrigins', () => {
-  it('lets no more calls go to an origin not heard from than may fail, and lifts that once it answers', () => {
-    const untried = new UntriedOrigins(10);
-    expect(untried.places(KEY, 0)).toBe(10);
-    untried.note(KEY, 'answered', 1);
-    expect(untried.places(KEY, 2)).toBe(Number.POSITIVE_INFINITY);
-    untried.idle(KEY, 3);
-    expect(untried.places(KEY, 4)).toBe(10);
+  it('leaves an origin that has not failed here to the claims', () => {
+    expect(new UntriedOrigins(10).places(KEY, 0)).toBe(Number.POSITIVE_INFINITY);
   });
 
   it('counts the failures since the last answer, then lets one call go a second after the last', () => {
@@ -27,10 +22,19 @@ describe('UntriedOrigins', () => {
     expect(untried.down()).toEqual([]);
   });
 
+  it('forgets failures long past once nothing is in flight', () => {
+    const untried = new UntriedOrigins(3);
+    untried.note(KEY, 'down', 0);
+    untried.idle(KEY, 1000);
+    expect(untried.down()).toEqual([KEY]);
+    untried.idle(KEY, 5 * 60_000);
+    expect(untried.down()).toEqual([]);
+  });
+
   it('splits the failures between the live scheduler processes', () => {
     const untried = new UntriedOrigins(10);
     untried.split(3);
-    expect(untried.places(KEY, 0)).toBe(4);
+    expect(untried.failures).toBe(4);
   });
 
   it('takes no response and a 5xx for an origin down, a 4xx for one that answered', () => {
@@ -41,16 +45,12 @@ describe('UntriedOrigins', () => {
   });
 });
 
-describe('Shares with an origin not heard from', () => {
+describe('Shares with an origin that fails', () => {
   const call = { teamId: 'team', origin: 'http://x:1' };
 
-  it('offers a claim the failures as room, and the share once a call answered', () => {
+  it('offers the claims the failures as room for an origin not known to answer', () => {
     const shares = new Shares(100, 100, 10);
-    expect(shares.snapshot().pairMax).toBe(10);
-    for (let i = 0; i < 10; i += 1) shares.take(call);
-    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 10, room: 0 }]);
-    expect(shares.give(call, 'answered')).toBe(true);
-    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 9, room: shares.pairMax - 9 }]);
+    expect(shares.snapshot()).toMatchObject({ pairMax: shares.pairMax, untriedMax: 10 });
   });
 
   it('lists a team at an origin found down with no call in flight, and wakes no claim for it', () => {

@@ -12,16 +12,14 @@ const DOWNS_KEPT_MS = 5 * 60_000;
 const ONE_AGAIN_AFTER_MS = 1000;
 
 /**
- * Calls of a team to an origin that has not answered since its calls in flight began, or was found
- * down since: no more go at once than may fail before the circuit opens (`failures`, this process's
- * share of `CIRCUIT_FAILURES`; docs/reference/behaviour.md#circuit-breaker), then no limit from here
- * once it answers. Without it a first claim sent the team's whole share of the origin (37 calls) to
- * a receiver that was down. Once those failed, one call may go a second after the last, so the
- * circuit's probe is never held back.
+ * The calls of a team to an origin that failed in this process since it last answered, before their
+ * outcomes are recorded and the circuit counts them: no more may be in flight than the failures left
+ * (`failures`, this process's share of `CIRCUIT_FAILURES`; docs/reference/behaviour.md#circuit-breaker).
+ * Once that many failed, one call may go a second after the last, so the circuit's probe is never
+ * held back. (Claims cap a team at an origin whose last recorded call failed, or that has none, the
+ * same way: `ClaimShares.untriedMax`.)
  */
 export class UntriedOrigins {
-  /** Teams at origins (keys) that answered since their calls in flight began. */
-  readonly #answered = new Set<string>();
   /** Calls that found the origin down since it last answered, and when the last one ended. */
   readonly #downs = new Map<string, { count: number; at: number }>();
   #failures: number;
@@ -30,7 +28,7 @@ export class UntriedOrigins {
     this.#failures = failuresTotal;
   }
 
-  /** Most calls at once to an origin not heard from: this process's share of the failures. */
+  /** Most calls at once to an origin not known to answer: this process's share of the failures. */
   get failures(): number {
     return this.#failures;
   }
@@ -42,9 +40,8 @@ export class UntriedOrigins {
 
   /** Most calls of the team at the origin (`key`) in flight at `now`. */
   places(key: string, now: number): number {
-    if (this.#answered.has(key)) return Number.POSITIVE_INFINITY;
     const downs = this.#downs.get(key);
-    if (!downs) return this.#failures;
+    if (!downs) return Number.POSITIVE_INFINITY;
     if (downs.count < this.#failures) return this.#failures - downs.count;
     return now - downs.at >= ONE_AGAIN_AFTER_MS ? 1 : 0;
   }
@@ -52,23 +49,20 @@ export class UntriedOrigins {
   /** Notes how a call of the team at the origin ended. */
   note(key: string, answer: CallAnswer, now: number): void {
     if (answer === 'answered') {
-      this.#answered.add(key);
       this.#downs.delete(key);
       return;
     }
-    this.#answered.delete(key);
     const downs = this.#downs.get(key);
     this.#downs.set(key, { count: (downs?.count ?? 0) + 1, at: now });
   }
 
-  /** The team has no call in flight at the origin: its next ones start untried again. */
+  /** The team has no call in flight at the origin: failures long past are forgotten. */
   idle(key: string, now: number): void {
-    this.#answered.delete(key);
     const downs = this.#downs.get(key);
     if (downs && now - downs.at >= DOWNS_KEPT_MS) this.#downs.delete(key);
   }
 
-  /** Teams at origins found down lately, whose places are fewer than an untried one's. */
+  /** Teams at origins found down lately, whose places are fewer than the others'. */
   down(): string[] {
     return [...this.#downs.keys()];
   }

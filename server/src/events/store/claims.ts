@@ -28,7 +28,8 @@ const FREE = 'num_nulls(q.lease_token, q.parked_until) = 2';
  * within a destination, the teams holding fewest of its calls first.
  * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
  * $7 a team's whole share, $8 a destination's whole share, $9 teams' holdings and rooms at
- * destinations, $10 a team's whole share of a destination; the candidates may use more.
+ * destinations, $10 a team's whole share of a destination, $11 most calls at once to an origin not
+ * known to answer; the candidates may use more.
  */
 function claimStatement(candidates: string): string {
   return `/* claim due events */ with recursive team_room as (
@@ -46,12 +47,22 @@ function claimStatement(candidates: string): string {
       select c.* from candidates c
       where not exists (select 1 from held h where h.team_id = c.team_id and h.origin = c.destination
                                                   and c.id is distinct from h.probe_event_id)
+    ), untried as (
+      -- Teams at origins with no recorded call, or whose recorded calls failed since the last answer:
+      -- no more calls at once than may fail before the circuit opens.
+      select pairs.team_id, pairs.destination from (select distinct team_id, destination from claimable) pairs
+      where not exists (select 1 from destinations d
+                        where d.team_id = pairs.team_id and d.origin = pairs.destination
+                          and d.last_call_at is not null and d.consecutive_failures = 0)
     ), in_turn as (
       select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank,
         row_number() over (partition by c.team_id, c.destination order by c.scheduled_at) as pair_rank,
-        coalesce(p.held, 0) as held, coalesce(p.room, $10) as pair_room
+        coalesce(p.held, 0) as held,
+        case when u.team_id is null then coalesce(p.room, $10)
+             else least(coalesce(p.room, $10), $11 - coalesce(p.held, 0)) end as pair_room
       from claimable c
       left join pair_room p on p.team_id = c.team_id and p.origin = c.destination
+      left join untried u on u.team_id = c.team_id and u.destination = c.destination
     ), ranked as (
       select c.id, c.scheduled_at, c.team_rank,
         row_number() over (partition by c.destination order by c.held + c.pair_rank, c.team_rank, c.scheduled_at)
@@ -96,6 +107,7 @@ function claimParams(options: ClaimOptions): unknown[] {
       shares.pairs.map(({ teamId, origin, held, room }) => ({ team_id: teamId, origin, held, room })),
     ),
     shares.pairMax,
+    shares.untriedMax ?? shares.pairMax,
   ];
 }
 
@@ -108,7 +120,7 @@ const SLOT_LOOKAHEAD = 4;
 const SLOT_CLAIM = claimStatement(`candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
-    where lease_token is null and parked_until is null and scheduled_at >= $11 and scheduled_at < $12 and scheduled_at <= ${DATABASE_NOW}
+    where lease_token is null and parked_until is null and scheduled_at >= $12 and scheduled_at < $13 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
       and not exists (select 1 from destination_room d where d.origin = q.destination and d.room = 0)
       and not exists (select 1 from pair_room p

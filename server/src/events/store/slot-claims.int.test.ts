@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDueEvents, makeTeam } from '../../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
 import { createOrm } from '../../db/orm.js';
+import { rawQuery } from '../../shared/raw-query.js';
 import { claimDue } from './claims.js';
 
 // bench/destinations: team A's backlog to an origin, at its share of that origin, filled a slot
@@ -51,5 +52,41 @@ describe('a slot claim', () => {
       },
     });
     expect(claimed.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: 5 }, () => teamB));
+  });
+});
+
+describe('a claim for an origin not known to answer', () => {
+  const FRESH = 'https://fresh.example.com';
+  // A slot of its own: the other teams' events are not among its candidates.
+  const freshSlot = new Date(slotStart.getTime() - 2000);
+  const claimFresh = () =>
+    claimDue(orm.em.fork(), {
+      limit: 100,
+      leaseMs: 60_000,
+      leaseToken: randomUUID(),
+      owner: 1,
+      from: freshSlot,
+      before: new Date(freshSlot.getTime() + 1000),
+      shares: {
+        teamMax: 1000,
+        destinationMax: 1000,
+        pairMax: 750,
+        untriedMax: 10,
+        teams: [],
+        destinations: [],
+        pairs: [],
+      },
+    });
+
+  it('takes no more than may fail before the circuit opens, and the share once a call answered', async () => {
+    const team = await makeTeam(orm.em.fork(), 'fresh');
+    await makeDueEvents(orm.em.fork(), { teamId: team, origin: FRESH, count: 30, at: freshSlot });
+    expect(await claimFresh()).toHaveLength(10);
+    await rawQuery(
+      orm.em.fork(),
+      `insert into destinations (team_id, origin, last_call_at, last_status) values ($1, $2, now(), 'success')`,
+      [team, FRESH],
+    );
+    expect(await claimFresh()).toHaveLength(20);
   });
 });
