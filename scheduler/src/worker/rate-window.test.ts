@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateWindow } from './rate-window.js';
+import { PacedRate, RateWindow } from './rate-window.js';
 
 describe('RateWindow', () => {
   it('lets at most `requests` start in any window, and room comes back as the oldest leaves it', () => {
@@ -32,5 +32,32 @@ describe('RateWindow', () => {
       expect(starts.filter((time) => time >= start && time < start + 1000).length).toBeLessThanOrEqual(10);
     }
     expect(starts.length).toBeGreaterThanOrEqual(95);
+  });
+});
+
+describe('PacedRate', () => {
+  it('spreads a window’s starts over it: a fifth in any fifth, the whole in any window', () => {
+    const rate = new PacedRate(100, 1000);
+    const starts: number[] = [];
+    for (let now = 0; now < 10_000; now += 3) {
+      while (rate.room(now) > 0) {
+        rate.take(now);
+        starts.push(now);
+      }
+    }
+    const most = (ms: number) =>
+      Math.max(...starts.map((start) => starts.filter((time) => time >= start && time < start + ms).length));
+    expect(most(200)).toBeLessThanOrEqual(20);
+    expect(most(1000)).toBeLessThanOrEqual(100);
+    expect(starts.length).toBeGreaterThanOrEqual(950);
+  });
+
+  it('says when it has room again', () => {
+    const rate = new PacedRate(20, 1000);
+    for (let i = 0; i < 3; i += 1) rate.take(0);
+    expect(rate.room(0)).toBe(1);
+    rate.take(0);
+    expect(rate.nextRoomAt(50)).toBe(200);
+    expect(rate.room(200)).toBe(4);
   });
 });

@@ -1,5 +1,5 @@
 import type { ClaimShares, DestinationLimit } from '../ports.js';
-import { RateWindow } from './rate-window.js';
+import { PacedRate } from './rate-window.js';
 import { type CallAnswer, UntriedOrigins } from './untried-origins.js';
 
 interface Holder {
@@ -23,7 +23,7 @@ export class Shares {
   readonly #saturated = new Set<string>();
   readonly #waiting = new Set<() => void>();
   /** The teams' own limits at destinations: most calls at once, and this process's share of their rate. */
-  readonly #limits = new Map<string, { maxInFlight: number | null; rate: RateWindow | null }>();
+  readonly #limits = new Map<string, { maxInFlight: number | null; rate: PacedRate | null }>();
   #rateTimers = new Map<string, NodeJS.Timeout>();
   #destinationMax: number;
   /** Called when a destination's rate window has room again (its waiting events can be claimed). */
@@ -71,7 +71,7 @@ export class Shares {
         limit.rate && requests
           ? current && current.requests === requests && current.windowMs === limit.rate.perMs
             ? current
-            : new RateWindow(requests, limit.rate.perMs)
+            : new PacedRate(requests, limit.rate.perMs)
           : null;
       this.#limits.set(key, { maxInFlight: limit.maxInFlight, rate });
     }
@@ -122,7 +122,7 @@ export class Shares {
   }
 
   /** Counts a start against the rate; when the window is full, wakes the claims as it reopens. */
-  #started(key: string, rate: RateWindow): void {
+  #started(key: string, rate: PacedRate): void {
     const now = performance.now();
     rate.take(now);
     const reopensAt = rate.nextRoomAt(now);
