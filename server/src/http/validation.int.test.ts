@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodies, expectBody, expectError, expectValidationError } from '../../test/expect.js';
-import { cronBody, eventBody, inFuture, makeCron, makeEvent } from '../../test/factories.js';
+import { cronBody, eventBody, makeCron, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { idRoutes, routes } from '../../test/routes.js';
+import { cronCases, eventCases, headers, retry, sharedCases } from '../../test/bad-bodies.js';
 
 const BODY_LIMIT = 16 * 1024;
 
@@ -15,157 +16,6 @@ beforeAll(async () => {
   team = await app.createTeam();
 });
 afterAll(() => app.close());
-
-type Path = (string | number)[];
-/** A bad body: what to change in a valid one (undefined removes the field), and the path blamed. */
-type BadCase = [description: string, change: Record<string, unknown>, blamed: Path];
-
-const headers = (value: unknown): Record<string, unknown> => ({ headers: value });
-const retry = (value: Record<string, unknown>) => ({
-  retry_config: { maxRetries: 3, backoffMs: 500, ...value },
-});
-
-/** Bad values of the fields CronInput and EventInput share. */
-const sharedCases: BadCase[] = [
-  ['webhook_url is missing', { webhook_url: undefined }, ['webhook_url']],
-  ['webhook_url is a number', { webhook_url: 42 }, ['webhook_url']],
-  ['webhook_url is null', { webhook_url: null }, ['webhook_url']],
-  ['webhook_url is empty', { webhook_url: '' }, ['webhook_url']],
-  ['webhook_url is a relative path', { webhook_url: '/hooks/1' }, ['webhook_url']],
-  ['webhook_url has no scheme', { webhook_url: 'example.com/hook' }, ['webhook_url']],
-  ['webhook_url is scheme-relative', { webhook_url: '//example.com/hook' }, ['webhook_url']],
-  ['webhook_url is ftp', { webhook_url: 'ftp://example.com/file' }, ['webhook_url']],
-  ['webhook_url is a file URL', { webhook_url: 'file:///etc/passwd' }, ['webhook_url']],
-  ['webhook_url is javascript', { webhook_url: 'javascript:alert(1)' }, ['webhook_url']],
-  ['webhook_url has no host', { webhook_url: 'https://' }, ['webhook_url']],
-  // Parsed by the URL standard, but no host is left once the trailing dots of the DNS root go.
-  ['webhook_url names only dots', { webhook_url: 'http://../hook' }, ['webhook_url']],
-  ['webhook_url names a number-ended host with dots', { webhook_url: 'http://a.1../hook' }, ['webhook_url']],
-  ['webhook_url has a space inside', { webhook_url: 'https://example.com/a b' }, ['webhook_url']],
-  ['webhook_url has surrounding spaces', { webhook_url: ' https://example.com/hook ' }, ['webhook_url']],
-  ['webhook_url has a tab', { webhook_url: 'https://exam\tple.com/hook' }, ['webhook_url']],
-  [
-    'webhook_url has a line break',
-    { webhook_url: 'https://example.com/hook\r\nX-Injected: 1' },
-    ['webhook_url'],
-  ],
-  ['webhook_url has a space in the host', { webhook_url: 'https://exa mple.com/' }, ['webhook_url']],
-  [
-    'webhook_url is longer than 2048 characters',
-    { webhook_url: `https://example.com/${'a'.repeat(2029)}` },
-    ['webhook_url'],
-  ],
-  ['method is lowercase', { method: 'post' }, ['method']],
-  ['method is CONNECT', { method: 'CONNECT' }, ['method']],
-  ['method is TRACE', { method: 'TRACE' }, ['method']],
-  ['method is empty', { method: '' }, ['method']],
-  ['method is a number', { method: 1 }, ['method']],
-  ['headers is a string', headers('x-a: 1'), ['headers']],
-  ['headers is an array', headers([['x-a', '1']]), ['headers']],
-  ['a header value is a number', headers({ 'X-Count': 1 }), ['headers', 'X-Count']],
-  ['a header value is null', headers({ 'X-Count': null }), ['headers', 'X-Count']],
-  ['a header value is an array', headers({ 'X-Count': ['1'] }), ['headers', 'X-Count']],
-  ['a header name has a space', headers({ 'X Name': 'v' }), ['headers', 'X Name']],
-  ['a header name has a colon', headers({ 'X:Name': 'v' }), ['headers', 'X:Name']],
-  ['a header name is empty', headers({ '': 'v' }), ['headers', '']],
-  ['a header name is not ASCII', headers({ 'X-Naïve': 'v' }), ['headers', 'X-Naïve']],
-  ['a header value has CR LF', headers({ 'X-A': 'a\r\nInjected: 1' }), ['headers', 'X-A']],
-  ['a header value has LF', headers({ 'X-A': 'a\nb' }), ['headers', 'X-A']],
-  ['a header value has CR', headers({ 'X-A': 'a\rb' }), ['headers', 'X-A']],
-  ['a header value has NUL', headers({ 'X-A': 'a\u0000b' }), ['headers', 'X-A']],
-  ['a header value is too long', headers({ 'X-A': 'a'.repeat(8193) }), ['headers', 'X-A']],
-  ['a header is given twice', headers({ 'X-A': '1', 'x-a': '2' }), ['headers', 'x-a']],
-  ...[
-    'Host',
-    'content-length',
-    'Transfer-Encoding',
-    'connection',
-    'Upgrade',
-    'te',
-    'trailer',
-    'Keep-Alive',
-    'Proxy-Authorization',
-    'proxy-connection',
-    'Proxy-Anything',
-    'webhook-id',
-    'Webhook-Timestamp',
-    'webhook-signature',
-  ].map((name): BadCase => [`the ${name} header is set`, headers({ [name]: 'x' }), ['headers', name]]),
-  [
-    'more than 50 headers are set',
-    headers(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`X-H${i}`, 'v']))),
-    ['headers'],
-  ],
-  ['retry_config is a string', { retry_config: 'often' }, ['retry_config']],
-  ['retry_config is an array', { retry_config: [3, 500] }, ['retry_config']],
-  ['maxRetries is missing', retry({ maxRetries: undefined }), ['retry_config', 'maxRetries']],
-  ['maxRetries is 0', retry({ maxRetries: 0 }), ['retry_config', 'maxRetries']],
-  ['maxRetries is 11', retry({ maxRetries: 11 }), ['retry_config', 'maxRetries']],
-  ['maxRetries is not an integer', retry({ maxRetries: 1.5 }), ['retry_config', 'maxRetries']],
-  ['maxRetries is a string', retry({ maxRetries: '3' }), ['retry_config', 'maxRetries']],
-  ['backoffMs is missing', retry({ backoffMs: undefined }), ['retry_config', 'backoffMs']],
-  ['backoffMs is 99', retry({ backoffMs: 99 }), ['retry_config', 'backoffMs']],
-  ['backoffMs is 5001', retry({ backoffMs: 5001 }), ['retry_config', 'backoffMs']],
-  ['backoffMs is not an integer', retry({ backoffMs: 150.5 }), ['retry_config', 'backoffMs']],
-  ['backoffMs is a string', retry({ backoffMs: '500' }), ['retry_config', 'backoffMs']],
-  ['backoffType is unknown', retry({ backoffType: 'fibonacci' }), ['retry_config', 'backoffType']],
-  ['backoffType is capitalised', retry({ backoffType: 'Linear' }), ['retry_config', 'backoffType']],
-  ['backoffType is null', retry({ backoffType: null }), ['retry_config', 'backoffType']],
-  ['retry_config has an unknown field', retry({ jitter: true }), ['retry_config', 'jitter']],
-  ['the body has an unknown field', { foo: 1 }, ['foo']],
-  ['the body has a camelCase field', { webhookUrl: 'https://example.com' }, ['webhookUrl']],
-  ['the body sets id', { id: randomUUID() }, ['id']],
-  ['the body sets team_id', { team_id: randomUUID() }, ['team_id']],
-  ['the body sets created_at', { created_at: inFuture() }, ['created_at']],
-];
-
-const cronCases: BadCase[] = [
-  ['cron_expression is missing', { cron_expression: undefined }, ['cron_expression']],
-  ['cron_expression is a number', { cron_expression: 5 }, ['cron_expression']],
-  ['cron_expression is empty', { cron_expression: '' }, ['cron_expression']],
-  ['cron_expression is blank', { cron_expression: '   ' }, ['cron_expression']],
-  ['cron_expression has 4 fields', { cron_expression: '* * * *' }, ['cron_expression']],
-  ['cron_expression has 7 fields', { cron_expression: '* * * * * * *' }, ['cron_expression']],
-  ['cron_expression has minute 61', { cron_expression: '61 * * * *' }, ['cron_expression']],
-  ['cron_expression has month 13', { cron_expression: '0 0 1 13 *' }, ['cron_expression']],
-  ['cron_expression has a step of 0', { cron_expression: '*/0 * * * *' }, ['cron_expression']],
-  ['cron_expression has a reversed range', { cron_expression: '5-1 * * * *' }, ['cron_expression']],
-  ['cron_expression never fires', { cron_expression: '0 0 30 2 *' }, ['cron_expression']],
-  ['cron_expression is prose', { cron_expression: 'every day at noon' }, ['cron_expression']],
-  ['cron_expression is an unknown nickname', { cron_expression: '@reboot' }, ['cron_expression']],
-  ['cron_expression is @every', { cron_expression: '@every 5m' }, ['cron_expression']],
-  ['cron_expression is too long', { cron_expression: `${'1,'.repeat(200)}1 * * * *` }, ['cron_expression']],
-  ['timezone is an offset', { timezone: '+01:00' }, ['timezone']],
-  ['timezone is a GMT offset', { timezone: 'GMT+1' }, ['timezone']],
-  ['timezone is a UTC offset', { timezone: 'UTC+1' }, ['timezone']],
-  ['timezone is unknown', { timezone: 'Mars/Olympus_Mons' }, ['timezone']],
-  ['timezone is empty', { timezone: '' }, ['timezone']],
-  ['timezone is a number', { timezone: 1 }, ['timezone']],
-  ['is_active is a string', { is_active: 'true' }, ['is_active']],
-  ['is_active is a number', { is_active: 1 }, ['is_active']],
-  ['is_active is null', { is_active: null }, ['is_active']],
-  ['the body sets scheduled_at', { scheduled_at: inFuture() }, ['scheduled_at']],
-];
-
-const past = () => new Date(Date.now() - 60_000).toISOString();
-const eventCases: BadCase[] = [
-  ['scheduled_at is missing', { scheduled_at: undefined }, ['scheduled_at']],
-  ['scheduled_at is in the past', { scheduled_at: past() }, ['scheduled_at']],
-  ['scheduled_at is long past', { scheduled_at: '2000-01-01T00:00:00Z' }, ['scheduled_at']],
-  ['scheduled_at is a date without time', { scheduled_at: '2099-01-01' }, ['scheduled_at']],
-  ['scheduled_at has no offset', { scheduled_at: '2099-01-01T00:00:00' }, ['scheduled_at']],
-  ['scheduled_at is not a calendar date', { scheduled_at: '2099-02-30T00:00:00Z' }, ['scheduled_at']],
-  ['scheduled_at has hour 24', { scheduled_at: '2099-01-01T24:00:00Z' }, ['scheduled_at']],
-  ['scheduled_at is prose', { scheduled_at: 'tomorrow' }, ['scheduled_at']],
-  ['scheduled_at is empty', { scheduled_at: '' }, ['scheduled_at']],
-  ['scheduled_at is a number', { scheduled_at: 4_102_444_800_000 }, ['scheduled_at']],
-  ['scheduled_at is null', { scheduled_at: null }, ['scheduled_at']],
-  ['the body sets cron_id', { cron_id: randomUUID() }, ['cron_id']],
-  ['the body sets status', { status: 'success' }, ['status']],
-  ['the body sets retry_of', { retry_of: randomUUID() }, ['retry_of']],
-  ['the body sets is_active', { is_active: true }, ['is_active']],
-  ['the body sets timezone', { timezone: 'UTC' }, ['timezone']],
-];
 
 /** A valid body with `change` applied; a field set to undefined is left out of the JSON sent. */
 function withChange(valid: object, change: Record<string, unknown>): Record<string, unknown> {
