@@ -28,7 +28,7 @@ export class Shares {
   #destinationMax: number;
   /** Called when a destination's rate window has room again (its waiting events can be claimed). */
   onRoom: () => void = () => {};
-
+  /** What failed calls say of origins, before the circuit knows. */
   readonly #untried: UntriedOrigins;
 
   /** `circuitFailures`: `CIRCUIT_FAILURES` of all processes ({@link UntriedOrigins}); none by default. */
