@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventBody } from '../../../test/factories.js';
+import { eventBody, makeCron, makeTeam } from '../../../test/factories.js';
 import { type TestApp, startTestApp } from '../../../test/harness.js';
+import { eventually } from '../../../test/receiver.js';
 import { foldCounterShards } from './counter-shards.js';
 
 let app: TestApp;
@@ -30,14 +30,18 @@ describe('foldCounterShards', () => {
     try {
       const [{ pid } = { pid: 0 }] = (await live.query<{ pid: number }>('select pg_backend_pid() as pid'))
         .rows;
-      const gone = randomUUID();
+      // A cron and a team deleted while another session held their counter rows: the rows stay.
+      const cron = await makeCron(app.orm.em.fork(), team.teamId);
+      const goneTeam = await makeTeam(app.orm.em.fork(), 'gone');
+      await app.sql('delete from crons where id = $1', [cron.id]);
+      await app.sql('delete from teams where id = $1', [goneTeam]);
       await app.sql(
         `insert into event_totals (scope, shard, n) values ($1, $2, 5), ($1, $3, 7), ($4, $2, 9)`,
-        [team.teamId, ENDED, pid, gone],
+        [team.teamId, ENDED, pid, cron.id],
       );
       await app.sql(
         `insert into pending_event_counts (team_id, shard, n, bytes) values ($1, $2, 2, 50), ($3, $2, 1, 1)`,
-        [team.teamId, ENDED, gone],
+        [team.teamId, ENDED, goneTeam],
       );
       // event_totals is kept for processes of the previous release (the lists read event_counts).
       const total = async () =>
@@ -65,10 +69,36 @@ describe('foldCounterShards', () => {
       const pendingRows = await rowsOf('pending_event_counts', 'team_id', team.teamId);
       expect(pendingRows.find((row) => row.shard === ENDED)).toBeUndefined();
       expect(pendingRows.find((row) => row.shard === 0)?.n).toBe(2);
-      expect(await rowsOf('event_totals', 'scope', gone)).toEqual([]);
-      expect(await rowsOf('pending_event_counts', 'team_id', gone)).toEqual([]);
+      expect(await rowsOf('event_totals', 'scope', cron.id)).toEqual([]);
+      expect(await rowsOf('pending_event_counts', 'team_id', goneTeam)).toEqual([]);
     } finally {
       await live.end();
     }
+  });
+
+  it('forgets a deleted owner once nothing of it is left and no transaction older than its delete is open', async () => {
+    const team = await app.createTeam();
+    const cron = await makeCron(app.orm.em.fork(), team.teamId);
+    const noted = () => app.sql('select id from counter_owners_gone where id = $1', [cron.id]);
+    const older = new pg.Client(app.db.connection);
+    await older.connect();
+    try {
+      await older.query('begin');
+      await older.query('select 1');
+      await app.sql('delete from crons where id = $1', [cron.id]);
+      expect(await noted()).toHaveLength(1);
+      await foldCounterShards(app.orm.em.fork());
+      expect(await noted()).toHaveLength(1);
+    } finally {
+      await older.end();
+    }
+    // Other tests' transactions that began before the delete hold it too, until they end.
+    await eventually(
+      async () => {
+        await foldCounterShards(app.orm.em.fork());
+        return noted();
+      },
+      (rows) => rows.length === 0,
+    );
   });
 });

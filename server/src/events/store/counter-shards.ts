@@ -26,19 +26,29 @@ function foldStatement(table: string, key: string, sums: string[]): string {
     on conflict (${key}, shard) do update set ${added}`;
 }
 
-function dropStatement(table: string, key: string, owners: string[]): string {
-  const gone = owners
-    .map((owner) => `not exists (select 1 from ${owner} o where o.id = c.${key})`)
-    .join(' and ');
+/** The rows of owners deleted (migration counter_owners_gone): only theirs are read. */
+function dropStatement(table: string, key: string): string {
   return `delete from ${table} where ctid = any(array(
-      select ctid from ${table} c where ${gone} limit $1 for update skip locked))`;
+      select c.ctid from counter_owners_gone g join ${table} c on c.${key} = g.id
+      limit $1 for update of c skip locked))`;
 }
+
+/**
+ * A deleted owner is forgotten once nothing of it is left and no transaction that began before its
+ * delete is still open (`$2`, read before this statement's snapshot): only such a transaction could
+ * still write one of its rows.
+ */
+const FORGET = `delete from counter_owners_gone g
+  where g.gone_at < $2
+    and not exists (select 1 from event_totals t where t.scope = g.id)
+    and not exists (select 1 from pending_event_counts p where p.team_id = g.id)
+    and g.id = any(array(select id from counter_owners_gone limit $1))`;
 
 const STATEMENTS = [
   foldStatement('event_totals', 'scope', ['n']),
   foldStatement('pending_event_counts', 'team_id', ['n', 'bytes']),
-  dropStatement('event_totals', 'scope', ['teams', 'crons']),
-  dropStatement('pending_event_counts', 'team_id', ['teams']),
+  dropStatement('event_totals', 'scope'),
+  dropStatement('pending_event_counts', 'team_id'),
 ];
 
 /**
@@ -50,5 +60,10 @@ export async function foldCounterShards(em: EntityManager, limit = 10_000): Prom
   for (const statement of STATEMENTS) {
     most = Math.max(most, (await rawQuery(em, `${statement} returning 1`, [limit])).length);
   }
+  const [oldest] = await rawQuery<{ at: Date }>(
+    em,
+    `select coalesce(min(xact_start), 'infinity') as at from pg_stat_activity where pid <> pg_backend_pid()`,
+  );
+  await rawQuery(em, FORGET, [limit, oldest?.at]);
   return most;
 }
