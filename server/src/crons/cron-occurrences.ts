@@ -114,8 +114,33 @@ function toCronDefinition(row: CronRow): CronDefinition {
 }
 
 /**
+ * Up to `limit` active crons whose occurrences run out within `horizonMs`, never materialized first,
+ * locked (`for no key update`); crons another transaction holds are skipped. A range of
+ * crons_top_up_idx, read in its order (a bound from clock_timestamp(), volatile, could not be one).
+ */
+export async function cronsRunningOut(
+  tx: EntityManager,
+  horizonMs: number,
+  limit: number,
+): Promise<CronDefinition[]> {
+  const rows = await rawQuery<CronRow>(
+    tx,
+    `select id, team_id, cron_expression, timezone, webhook_url, method, headers, payload, retry_config,
+            timeout_ms, materialized_until
+     from crons
+     where is_active
+       and coalesce(materialized_until, '-infinity') < statement_timestamp() + $1 * interval '1 millisecond'
+     order by coalesce(materialized_until, '-infinity')
+     limit $2
+     for no key update skip locked`,
+    [horizonMs, limit],
+  );
+  return rows.map(toCronDefinition);
+}
+
+/**
  * Materializes the upcoming occurrences of up to `limit` active crons whose horizon runs out, in one
- * transaction (crons other processes are topping up are skipped); returns how many there were.
+ * transaction; returns how many there were.
  */
 export async function topUpCrons(
   orm: MikroORM,
@@ -123,17 +148,7 @@ export async function topUpCrons(
   { horizonMs, limit }: { horizonMs: number; limit: number },
 ): Promise<number> {
   return orm.em.fork().transactional(async (tx) => {
-    const crons = await rawQuery<CronRow>(
-      tx,
-      `select id, team_id, cron_expression, timezone, webhook_url, method, headers, payload, retry_config,
-              timeout_ms, materialized_until
-       from crons
-       where is_active and (materialized_until is null or materialized_until < clock_timestamp() + $1 * interval '1 millisecond')
-       order by materialized_until nulls first
-       limit $2
-       for no key update skip locked`,
-      [horizonMs, limit],
-    );
-    return materializeOccurrences(tx, timers, crons.map(toCronDefinition), new Date(), horizonMs);
+    const crons = await cronsRunningOut(tx, horizonMs, limit);
+    return materializeOccurrences(tx, timers, crons, new Date(), horizonMs);
   });
 }

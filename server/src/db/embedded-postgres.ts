@@ -219,6 +219,9 @@ async function startServer(
     '-c unix_socket_permissions=0700',
     '-c max_connections=200',
     '-c shared_buffers=128MB',
+    // The small tables rewritten all the time (crons, counters) are vacuumed before their dead rows
+    // pile up: docs/guides/self-hosting.md#sizing.
+    '-c autovacuum_naptime=10s',
   ].join(' ');
   const logFile = path.join(pgdata, 'server.log');
   // Detached: a new session, so signals sent to our process group do not reach PostgreSQL.

@@ -53,6 +53,13 @@ const REVIEWED = new Map<string, { steps: string[]; why: string }>([
       why: 'each index it builds concurrently is first dropped if an interrupted build left it invalid',
     },
   ],
+  [
+    'Migration20261127020000_cron_top_up_index',
+    {
+      steps: ['drops a index', 'drops a index'],
+      why: "rebuilds an index an interrupted build left invalid, and drops the top-up's old index, which no release's plan read",
+    },
+  ],
 ]);
 
 /**

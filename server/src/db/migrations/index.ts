@@ -19,7 +19,9 @@ import { Migration20261126100000_invites_and_resets } from './Migration202611261
 import { Migration20261126300000_destinations } from './Migration20261126300000_destinations.js';
 import { Migration20261126400000_queue_autovacuum } from './Migration20261126400000_queue_autovacuum.js';
 import { Migration20261126400000_timeouts } from './Migration20261126400000_timeouts.js';
+import { Migration20261127000000_cron_autovacuum } from './Migration20261127000000_cron_autovacuum.js';
 import { Migration20261127010000_counter_owners_gone } from './Migration20261127010000_counter_owners_gone.js';
+import { Migration20261127020000_cron_top_up_index } from './Migration20261127020000_cron_top_up_index.js';
 import { Migration20261126000000_trace_context } from './Migration20261126000000_trace_context.js';
 import { Migration20261126200000_delivery_minutes } from './Migration20261126200000_delivery_minutes.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
@@ -98,8 +100,10 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261126200000_delivery_minutes', class: Migration20261126200000_delivery_minutes },
   { name: 'Migration20261126400000_queue_autovacuum', class: Migration20261126400000_queue_autovacuum },
   { name: 'Migration20261126400000_timeouts', class: Migration20261126400000_timeouts },
+  { name: 'Migration20261127000000_cron_autovacuum', class: Migration20261127000000_cron_autovacuum },
   {
     name: 'Migration20261127010000_counter_owners_gone',
     class: Migration20261127010000_counter_owners_gone,
   },
+  { name: 'Migration20261127020000_cron_top_up_index', class: Migration20261127020000_cron_top_up_index },
 ];
