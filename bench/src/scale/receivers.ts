@@ -1,5 +1,6 @@
 // Receivers for the scale benchmark: one process listening on `count` consecutive ports from `base`
-// (each port its own origin), answering 200 after `delay` ms, counting deliveries by webhook-id.
+// (each port its own origin), answering 200 after `delay` ms, counting deliveries by webhook-id and
+// arrivals per second.
 // Usage: node receivers.ts <base> <count> <delayMs>; GET /stats on any port gives the totals.
 import http from 'node:http';
 
@@ -10,10 +11,20 @@ const seen = new Map<string, number>();
 let requests = 0;
 let inFlight = 0;
 let maxInFlight = 0;
+/** Arrivals per epoch second. */
+const perSecond = new Map<number, number>();
 
 function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   if (req.url === '/stats') {
-    res.end(JSON.stringify({ requests, unique: seen.size, duplicates: requests - seen.size, maxInFlight }));
+    res.end(
+      JSON.stringify({
+        requests,
+        unique: seen.size,
+        duplicates: requests - seen.size,
+        maxInFlight,
+        perSecond: Object.fromEntries(perSecond),
+      }),
+    );
     return;
   }
   inFlight++;
@@ -21,6 +32,8 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
   req.resume();
   req.on('end', () => {
     requests++;
+    const second = Math.floor(Date.now() / 1000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
     const id = req.headers['webhook-id'];
     if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
     const answer = () => {

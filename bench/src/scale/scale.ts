@@ -13,13 +13,23 @@ import { openLoop } from './load.ts';
 import { disk, lateness, machineLoad, processUse, slowStatements, statements, tuples } from './measure.ts';
 import { RECEIVER_PORT_BASE, RECEIVER_PORTS, pendingStatement } from './seed-sql.ts';
 import { RUN_DATABASE, cloneTemplate, ensureTemplate, migrate, withClient } from './template.ts';
+import {
+  PUNCTUAL_TEAM,
+  SLOW_DELAY_MS,
+  SLOW_ORIGINS,
+  SLOW_PORT_BASE,
+  slowEvents,
+  slowThroughput,
+} from './slow.ts';
 import { createThroughApi, eventInput, mixedRequests, receiverUrl, skewedTeam } from './workload.ts';
 
 const SCALE = Number(process.env.SCALE ?? 1);
 const SCENARIO = process.env.SCALE_SCENARIO ?? 'steady';
 const MEASURE_MS = Number(process.env.SCALE_MEASURE_S ?? 300) * 1000;
-const API_RATE = Number(process.env.SCALE_API_RATE ?? 300);
-const DUE_RATE = Number(process.env.SCALE_DUE_RATE ?? 300);
+const SLOW = SCENARIO === 'slow';
+// The slow scenario measures deliveries, not the API: no API load, one team's punctual events.
+const API_RATE = Number(process.env.SCALE_API_RATE ?? (SLOW ? 0 : 300));
+const DUE_RATE = Number(process.env.SCALE_DUE_RATE ?? (SLOW ? 100 : 300));
 const PENDING = Math.round(2_000_000 * SCALE);
 const PORT = Number(process.env.BENCH_PORT ?? 3490);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -59,7 +69,21 @@ async function receiverStats(port: number) {
     unique: number;
     duplicates: number;
     maxInFlight: number;
+    perSecond: Record<string, number>;
   };
+}
+
+const withoutSeconds = ({ perSecond: _, ...stats }: Awaited<ReturnType<typeof receiverStats>>) => stats;
+
+async function slowReport(t0: number) {
+  const stats = await receiverStats(SLOW_PORT_BASE);
+  const events = await withClient(RUN_DATABASE, async (db) => {
+    const { rows } = await db.query<{ status: string; n: string }>(
+      `select status, count(*) as n from events where webhook_url like '%/slow/%' group by status`,
+    );
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  });
+  return { events, throughput: slowThroughput(stats.perSecond, t0), receivers: withoutSeconds(stats) };
 }
 
 /** How long the seed's history has aged: retention keeps its pace relative to the data. */
@@ -92,7 +116,7 @@ const serviceEnv = {
   MAX_PENDING_EVENTS: '100000000',
   MAX_ACTIVE_CRONS: '100000',
   EVENT_RETENTION: await retentionForRun(),
-  ...(SCENARIO === 'slow' ? { DELIVERY_CONCURRENCY: '2000' } : {}),
+  ...(SLOW ? { DELIVERY_CONCURRENCY: '2000' } : {}),
 };
 await withClient(RUN_DATABASE, async (db) => {
   await db.query('create extension if not exists pg_stat_statements');
@@ -103,10 +127,12 @@ await withClient(RUN_DATABASE, async (db) => {
   log(`${PENDING} pending events written in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   await db.query('analyze events');
   await db.query('analyze event_queue');
+  // The writes above leave gigabytes of dirty pages; flushed now, not by the checkpointer while measuring.
+  await db.query('checkpoint');
 });
 
 const fast = await startReceivers(RECEIVER_PORT_BASE, RECEIVER_PORTS, 0);
-const slow = SCENARIO === 'slow' ? await startReceivers(RECEIVER_PORT_BASE + 1000, 200, 1000) : undefined;
+const slow = SLOW ? await startReceivers(SLOW_PORT_BASE, SLOW_ORIGINS, SLOW_DELAY_MS) : undefined;
 const spawnedAt = performance.now();
 const service = await startService('all', PORT, os.tmpdir(), serviceEnv);
 const startToListeningMs = Math.round(performance.now() - spawnedAt);
@@ -125,12 +151,13 @@ try {
     1_800_000,
   );
   // The punctual events: DUE_RATE a second over the measured window, created before it starts.
-  const t0 = Date.now() + 120_000;
+  const t0 = Date.now() + (SLOW ? 300_000 : 120_000);
   const punctual = Array.from({ length: Math.round((DUE_RATE * MEASURE_MS) / 1000) }, (_, i) => ({
-    team: skewedTeam(),
+    team: SLOW ? PUNCTUAL_TEAM : skewedTeam(),
     input: eventInput(receiverUrl(i, `punctual/${i}`), new Date(t0 + (i * 1000) / DUE_RATE)),
   }));
   await createThroughApi(base, punctual);
+  if (SLOW) await createThroughApi(base, slowEvents(t0));
   const { ids, cronIds } = await withClient(RUN_DATABASE, async (db) => {
     const teamOf = (id: string) => Number(id.slice(-12));
     const events = await db.query<{ id: string; team_id: string }>(
@@ -150,20 +177,25 @@ try {
   log(
     `measuring for ${MEASURE_MS / 1000} s: ${API_RATE} API requests/s, ${DUE_RATE} events/s due, the crons`,
   );
-  const load = openLoop(base, API_RATE, MEASURE_MS + 5000, mixedRequests(ids, cronIds));
+  const load =
+    API_RATE > 0
+      ? openLoop(base, API_RATE, MEASURE_MS + 5000, mixedRequests(ids, cronIds))
+      : new Promise<Record<string, never>>((resolve) => setTimeout(() => resolve({}), MEASURE_MS + 5000));
   const deadTuples = sample(10_000, () => withClient(RUN_DATABASE, tuples), load);
   const api = await load;
-  await waitFor(
-    () =>
-      withClient(RUN_DATABASE, async (db) => {
-        const { rows } = await db.query<{ n: string }>(
-          `select count(*) as n from events where webhook_url like '%/punctual/%' and status in ('pending', 'processing')`,
-        );
-        return Number(rows[0]?.n) === 0 ? true : undefined;
-      }),
-    'the punctual events',
-    600_000,
-  );
+  for (const kind of SLOW ? ['punctual', 'slow'] : ['punctual'])
+    await waitFor(
+      () =>
+        withClient(RUN_DATABASE, async (db) => {
+          const { rows } = await db.query<{ n: string }>(
+            `select count(*) as n from events where webhook_url like $1 and status in ('pending', 'processing')`,
+            [`%/${kind}/%`],
+          );
+          return Number(rows[0]?.n) === 0 ? true : undefined;
+        }),
+      `the ${kind} events`,
+      600_000,
+    );
   const report = await withClient(RUN_DATABASE, async (db) => ({
     date: new Date().toISOString(),
     scenario: SCENARIO,
@@ -178,7 +210,8 @@ try {
     startToListeningMs,
     punctual: await lateness(db, '/punctual/', new Date(t0)),
     cronOccurrences: await lateness(db, '/cron/', new Date(t0)),
-    receivers: { before, after: await receiverStats(RECEIVER_PORT_BASE) },
+    receivers: { before, after: withoutSeconds(await receiverStats(RECEIVER_PORT_BASE)) },
+    ...(SLOW ? { slow: await slowReport(t0) } : {}),
     api,
     deadTuples: await deadTuples,
     disk: await disk(db),

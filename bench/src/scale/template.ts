@@ -64,7 +64,10 @@ export async function ensureTemplate(scale: number): Promise<SeedSize> {
   const size = seedSize(scale);
   const TEMPLATE = templateName(size);
   const existing = await seededSize(TEMPLATE);
-  if (existing && JSON.stringify(existing) === JSON.stringify(size)) return size;
+  // jsonb orders an object's keys its own way: compare field by field.
+  const same =
+    existing && Object.entries(size).every(([key, value]) => existing[key as keyof SeedSize] === value);
+  if (same) return size;
   log(`seeding ${JSON.stringify(size)} (once; later runs clone it)`);
   await withClient('postgres', async (db) => {
     await db.query(`drop database if exists ${TEMPLATE} with (force)`);
