@@ -20,6 +20,7 @@ export type {
   ClaimShares,
   ClaimedAttempt,
   DestinationLimit,
+  EventRequest,
   EventStore,
   RetryAttempt,
   Sender,

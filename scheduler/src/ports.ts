@@ -4,8 +4,22 @@ import type { WebhookOutcome } from './delivery/send.js';
 
 export type { Sender, WebhookOutcome, WebhookRequest } from './delivery/send.js';
 
+/**
+ * What an event asks to be sent: every attempt of its delivery sends the same (the one declaration
+ * of these fields; events, retries, crons and their occurrences extend it).
+ */
+export interface EventRequest {
+  webhookUrl: string;
+  method: HttpMethod;
+  headers: Record<string, string> | null;
+  payload: unknown;
+  retryConfig: RetryConfig | null;
+  /** The event's own deadline for each call (`timeout_ms`); null for the service's `WEBHOOK_TIMEOUT_MS`. */
+  timeoutMs: number | null;
+}
+
 /** An event claimed for one delivery attempt, with the lease that guards every later write. */
-export interface ClaimedAttempt {
+export interface ClaimedAttempt extends EventRequest {
   id: string;
   teamId: string;
   cronId: string | null;
@@ -14,13 +28,6 @@ export interface ClaimedAttempt {
   /** 0 for the original call, n for retry n. */
   attempt: number;
   scheduledAt: Date;
-  webhookUrl: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: RetryConfig | null;
-  /** The event's own deadline for the call (`timeout_ms`); null for the service's. */
-  timeoutMs: number | null;
   leaseToken: string;
   /** How many times this attempt was claimed, this claim included. */
   claimCount: number;
@@ -105,8 +112,11 @@ export interface AttemptCall {
   retryAfter: Date | null;
 }
 
-/** The next attempt of a delivery: a new pending event with the same request, `retryOf` its original. */
-export interface RetryAttempt {
+/**
+ * The next attempt of a delivery: a new pending event with the same request (its `timeoutMs` too:
+ * every attempt has the original's deadline), `retryOf` its original.
+ */
+export interface RetryAttempt extends EventRequest {
   id: string;
   /** n for retry n. */
   attempt: number;
@@ -114,13 +124,6 @@ export interface RetryAttempt {
   teamId: string;
   cronId: string | null;
   originalId: string;
-  webhookUrl: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: RetryConfig | null;
-  /** The original's `timeout_ms`: every attempt of a delivery has the same deadline. */
-  timeoutMs: number | null;
   /** The original's: every attempt of a delivery links to the trace that created it. */
   traceContext: string | null;
 }

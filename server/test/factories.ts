@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
-import { webhookOrigin } from '@webhook-scheduler/scheduler';
+import { type EventRequest, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { generateApiKey } from '../src/teams/api-key.rules.js';
 import { type Cron, CronSchema } from '../src/crons/cron.entity.js';
-import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+import type { EventStatus } from '@webhook-scheduler/contract';
 import { rawQuery } from '../src/shared/raw-query.js';
 import { ApiKeySchema } from '../src/teams/api-key.entity.js';
 
@@ -71,7 +71,7 @@ function cronRow(teamId: string, overrides: Partial<Cron>): Cron {
 }
 
 /** An `events` row in any state, for tests that need one the API cannot make. */
-export interface EventFixture {
+export interface EventFixture extends EventRequest {
   id: string;
   teamId: string;
   cronId: string | null;
@@ -80,12 +80,6 @@ export interface EventFixture {
   scheduledAt: Date;
   executedAt: Date | null;
   status: EventStatus;
-  webhookUrl: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: RetryConfig | null;
-  timeoutMs: number | null;
   responseStatus: number | null;
   responseHeaders: Record<string, string> | null;
   responseBody: string | null;

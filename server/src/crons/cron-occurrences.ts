@@ -1,21 +1,15 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { type Timers, newEventId, nextOccurrences } from '@webhook-scheduler/scheduler';
+import { type EventRequest, type Timers, newEventId, nextOccurrences } from '@webhook-scheduler/scheduler';
 import { asDate, rawQuery } from '../shared/raw-query.js';
 import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
 
 /** The fields of a cron that its events copy. */
-export interface CronDefinition {
+export interface CronDefinition extends EventRequest {
   id: string;
   teamId: string;
   cronExpression: string;
   timezone: string | null;
-  webhookUrl: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: RetryConfig | null;
-  timeoutMs: number | null;
   materializedUntil: Date | null;
 }
 

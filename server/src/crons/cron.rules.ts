@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ParsedCronInput, ParsedCronPatch, ValidationIssue } from '@webhook-scheduler/contract';
-import { cronProblem, nextOccurrences } from '@webhook-scheduler/scheduler';
+import { type EventRequest, cronProblem, nextOccurrences } from '@webhook-scheduler/scheduler';
 import { sentField } from '../shared/sent-field.js';
 
 /** Field problems the contract's schema cannot see: the cron expression must parse and fire. */
@@ -36,15 +36,9 @@ export function cronPreview(
 }
 
 /** The stored fields of a cron that a patch can change. */
-export interface CronFields {
-  webhookUrl: string;
+export interface CronFields extends EventRequest {
   cronExpression: string;
-  method: ParsedCronInput['method'];
   timezone: string | null;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: ParsedCronInput['retry_config'];
-  timeoutMs: number | null;
   isActive: boolean;
   pauseAfterFailures: number | null;
 }

@@ -27,7 +27,7 @@ export interface CronWriteDeps {
   limits: TeamLimitsSource;
 }
 
-function definition(input: ParsedCronInput, limits: TeamLimits, now: Date, maxTimeoutMs: number) {
+function validDefinition(input: ParsedCronInput, limits: TeamLimits, now: Date, maxTimeoutMs: number) {
   let issues = cronInputIssues(input);
   if (issues.length === 0)
     issues = cronIntervalIssues(
@@ -83,7 +83,7 @@ export async function createCron(
   { scheduling, limits: source }: CronWriteDeps,
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
+  const changes = validDefinition(input, limits, now, scheduling.webhookTimeoutMs);
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       if (changes.isActive) await askForActiveCronsQuota(tx, teamId, limits.max_active_crons);
@@ -143,7 +143,7 @@ async function lockedCron(
 async function redefine(
   tx: EntityManager,
   found: Cron,
-  changes: ReturnType<typeof definition>,
+  changes: ReturnType<typeof validDefinition>,
   { limits, now, scheduling }: { limits: TeamLimits; now: Date; scheduling: Scheduling },
 ): Promise<Cron> {
   const change = cronChange(found, changes);
@@ -173,7 +173,7 @@ export async function replaceCron(
   { scheduling, limits: source }: CronWriteDeps,
 ): Promise<Cron> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
+  const changes = validDefinition(input, limits, now, scheduling.webhookTimeoutMs);
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
@@ -195,7 +195,7 @@ export async function patchCron(
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       const found = await lockedCron(tx, teamId, id, 'no key update');
-      const changes = definition(patchedInput(found, patch), limits, now, scheduling.webhookTimeoutMs);
+      const changes = validDefinition(patchedInput(found, patch), limits, now, scheduling.webhookTimeoutMs);
       return redefine(tx, found, changes, { limits, now, scheduling });
     }),
   );

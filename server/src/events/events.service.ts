@@ -42,7 +42,7 @@ type ListQuery = {
 
 const dateOrUndefined = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
-function definition(
+function validDefinition(
   input: ParsedEventInput,
   limits: TeamLimits,
   now: Date,
@@ -123,7 +123,7 @@ export async function createEvent(
   { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
+  const changes = validDefinition(input, limits, now, scheduling.webhookTimeoutMs);
   const [row] = await insertWithinQuota(em, teamId, [manualEvent(teamId, changes)], now, scheduling, limits);
   if (!row) throw new Error('insert returned no row');
   return row;
@@ -192,7 +192,7 @@ export async function replaceEvent(
   { scheduling, limits: source }: EventWriteDeps,
 ): Promise<EventRow> {
   const limits = await source.forTeam(teamId);
-  const changes = definition(input, limits, now, scheduling.webhookTimeoutMs);
+  const changes = validDefinition(input, limits, now, scheduling.webhookTimeoutMs);
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       const found = await findEvent(tx, teamId, id, { lock: 'update' });

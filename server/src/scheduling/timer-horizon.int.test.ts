@@ -46,6 +46,7 @@ async function pendingAt(scheduledAt: Date): Promise<void> {
     headers: null,
     payload: null,
     retryConfig: null,
+    timeoutMs: null,
   };
   await insertPendingEvents(orm.em.fork(), timers, [event], new Date());
 }

@@ -36,6 +36,7 @@ export function alertEvent(
       headers: null,
       payload: message,
       retryConfig: ALERT_RETRY,
+      timeoutMs: null,
       alert: true,
     },
   ];

@@ -1,19 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
+import { type EventRequest, type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { requestBytes } from '../../shared/request-bytes.js';
 import { type EventRow, eventColumns, jsonParam } from './event-row.js';
 
 /** What a client defines of an event. */
-export interface EventDefinition {
-  webhookUrl: string;
+export interface EventDefinition extends EventRequest {
   scheduledAt: Date;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: RetryConfig | null;
-  timeoutMs: number | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
 import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
-import { type EventRow, IN_FLIGHT, eventColumns } from './event-row.js';
+import { type EventRow, inFlightIn, eventColumns } from './event-row.js';
 
 /**
  * The API's reads of events, as single bound-parameter statements on MikroORM's connection.
@@ -51,9 +51,9 @@ export interface EventFilter {
 
 /** Events shown with `status` (a delivery in flight is `pending` in its row). */
 function statusIs(status: EventStatus, params: unknown[]): string {
-  if (status === 'pending') return `status = 'pending' and not ${IN_FLIGHT('events')}`;
+  if (status === 'pending') return `status = 'pending' and not ${inFlightIn('events')}`;
   if (status === 'processing')
-    return `(status = 'processing' or (status = 'pending' and ${IN_FLIGHT('events')}))`;
+    return `(status = 'processing' or (status = 'pending' and ${inFlightIn('events')}))`;
   return `status = $${params.push(status)}`;
 }
 

@@ -55,7 +55,7 @@ const COLUMNS = [
 ] as const satisfies readonly (keyof EventRow)[];
 
 /** A delivery in flight is `pending` in `events` and leased in `event_queue`: the API shows `processing`. */
-export const IN_FLIGHT = (table: string) =>
+export const inFlightIn = (table: string) =>
   `exists (select 1 from event_queue q where q.event_id = ${table}.id and q.lease_token is not null)`;
 
 /**

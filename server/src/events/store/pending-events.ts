@@ -1,13 +1,12 @@
 import { type EntityManager, TransactionPropagation } from '@mikro-orm/postgresql';
-import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
-import { type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
+import { type EventRequest, type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { preparedQuery, rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { requestBytes } from '../../shared/request-bytes.js';
 import { type EventRow, eventColumns } from './event-row.js';
 import { ASK_FOR_PENDING_QUOTA, type PendingQuota, pendingQuotaCheck } from '../../shared/quota-check.js';
 
 /** An event to schedule: from the API, a retry attempt, a cron occurrence — every pending event. */
-export interface PendingEvent {
+export interface PendingEvent extends EventRequest {
   id: string;
   teamId: string;
   cronId: string | null;
@@ -15,13 +14,6 @@ export interface PendingEvent {
   /** 0 for an original, n for retry n. */
   attempt: number;
   scheduledAt: Date;
-  webhookUrl: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retryConfig: RetryConfig | null;
-  /** The deadline of each attempt; null or absent: the service's `WEBHOOK_TIMEOUT_MS`. */
-  timeoutMs?: number | null;
   /** The event a replay repeats. */
   replayOf?: string | null;
   /** A cron's manual run: outside the one-event-per-occurrence rule. */
@@ -51,7 +43,7 @@ const INSERT_WITHIN_QUOTA = `with quota as (select ${ASK_FOR_PENDING_QUOTA('$3')
   ${INSERT_ROWS}, quota
   ${ON_CONFLICT}`;
 
-function draft(event: PendingEvent) {
+function insertedRow(event: PendingEvent) {
   return {
     id: event.id,
     team_id: event.teamId,
@@ -68,7 +60,7 @@ function draft(event: PendingEvent) {
     headers: event.headers,
     payload: event.payload,
     retry_config: event.retryConfig,
-    timeout_ms: event.timeoutMs ?? null,
+    timeout_ms: event.timeoutMs,
     request_bytes: requestBytes(event),
     trace_context: event.traceContext ?? null,
   };
@@ -89,7 +81,7 @@ export async function insertPendingEvents(
   { returnRows = false, quota }: { returnRows?: boolean; quota?: PendingQuota } = {},
 ): Promise<EventRow[]> {
   if (events.length === 0) return [];
-  const prepared = events.map(draft);
+  const prepared = events.map(insertedRow);
   const drafts = JSON.stringify(prepared);
   const [statement, params] = quota
     ? [INSERT_WITHIN_QUOTA, [drafts, now, pendingQuotaCheck(quota, prepared)]]
