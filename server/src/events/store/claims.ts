@@ -24,7 +24,8 @@ const FREE = 'num_nulls(q.lease_token, q.parked_until) = 2';
 
 /**
  * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
- * teams served in turn (each one's first event, then each one's second…), none past its room;
+ * teams served in turn (each one's first event, then each one's second…, the teams with most room
+ * first), none past its room;
  * within a destination, the teams holding fewest of its calls first.
  * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
  * $7 a team's whole share, $8 a destination's whole share, $9 teams' holdings and rooms at
@@ -73,9 +74,12 @@ function claimStatement(candidates: string): string {
       left join destination_room d on d.origin = c.destination
       where c.pair_rank <= c.pair_room
     ), chosen as (
+      -- In turn, and within a turn the teams holding fewest calls first: when the process is full,
+      -- each claim takes the few places just freed, and the oldest first would always be the busiest
+      -- team's backlog.
       select id from ranked
       where team_rank <= team_room and destination_rank <= destination_room
-      order by team_rank, scheduled_at
+      order by team_rank, team_room desc, scheduled_at
       limit $1
     ), due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
