@@ -39,11 +39,16 @@ function claimStatement(candidates: string): string {
       select * from jsonb_to_recordset($6::jsonb) as r(origin text, room int)
     ), pair_room as (
       select * from jsonb_to_recordset($9::jsonb) as r(team_id uuid, origin text, held int, room int)
-    ), ${HELD_DESTINATIONS}, ${candidates}, parking as (
+    ), ${HELD_DESTINATIONS}, ${candidates}, to_park as (
       -- Events of a destination that cannot take calls now leave the claims' indexes until it can.
-      update event_queue q set parked_until = h.until
-      from candidates c join held h on h.team_id = c.team_id and h.origin = c.destination
-      where q.event_id = c.id and c.id is distinct from h.probe_event_id and ${FREE}
+      -- Like the claim, skipping rows others hold: a claim never waits for a lock.
+      select q.event_id, h.until from event_queue q
+      join candidates c on c.id = q.event_id
+      join held h on h.team_id = c.team_id and h.origin = c.destination
+      where c.id is distinct from h.probe_event_id and ${FREE}
+      for update of q skip locked
+    ), parking as (
+      update event_queue q set parked_until = p.until from to_park p where q.event_id = p.event_id
     ), claimable as (
       select c.* from candidates c
       where not exists (select 1 from held h where h.team_id = c.team_id and h.origin = c.destination

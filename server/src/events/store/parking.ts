@@ -52,9 +52,11 @@ const PROBE_GIVEN_UP_AFTER = "interval '5 minutes'";
 export async function releaseDestinations(em: EntityManager): Promise<number> {
   const [expired] = await rawQuery<{ n: string }>(
     em,
-    `with released as (
-       update event_queue set parked_until = null
-       where parked_until <= clock_timestamp() returning 1
+    `with expired as (
+       -- Rows others hold are released by the next reconcile: it never waits for a lock.
+       select event_id from event_queue where parked_until <= clock_timestamp() for update skip locked
+     ), released as (
+       update event_queue q set parked_until = null from expired e where q.event_id = e.event_id returning 1
      ) select count(*) as n from released`,
   );
   const [probes] = await rawQuery<{ n: string }>(
