@@ -26,7 +26,8 @@ function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
 
 /**
  * The candidates one claim takes, in the claim statement's order: teams served in turn (each one's
- * oldest, then each one's second…), no team, destination or team at a destination past its room.
+ * oldest, then each one's second…, within a turn the teams with most room first), no team,
+ * destination or team at a destination past its room.
  * Within a destination, the teams holding fewest of its calls come first; a destination's turn
  * counts every candidate calling it within its team's room there, also those their team's room
  * left out.
@@ -39,6 +40,7 @@ export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit
   const teamRank = rankWithin(byTimeFirst, (c) => c.teamId);
   const pairRank = rankWithin(byTimeFirst, pairOf);
   const turn = (c: Candidate) => teamRank.get(c) ?? 0;
+  const room = (c: Candidate) => teamRoom.get(c.teamId) ?? shares.teamMax;
   const held = (c: Candidate) => pairs.get(pairOf(c))?.held ?? 0;
   const withinPair = candidates.filter(
     (c) => (pairRank.get(c) ?? 0) <= (pairs.get(pairOf(c))?.room ?? shares.pairMax),
@@ -52,7 +54,7 @@ export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit
         turn(c) <= (teamRoom.get(c.teamId) ?? shares.teamMax) &&
         (destinationRank.get(c) ?? 0) <= (destinationRoom.get(c.origin) ?? shares.destinationMax),
     )
-    .sort((a, b) => turn(a) - turn(b) || byTime(a, b))
+    .sort((a, b) => turn(a) - turn(b) || room(b) - room(a) || byTime(a, b))
     .slice(0, limit);
 }
 

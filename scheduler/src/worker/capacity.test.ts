@@ -20,6 +20,20 @@ describe('Capacity', () => {
     expect(capacity.release()).toBe(true);
   });
 
+  it('waits for as many free places as asked', async () => {
+    const capacity = new Capacity(4);
+    capacity.take(4);
+    let roomFor3 = false;
+    const waiting = capacity.room(3).then(() => (roomFor3 = true));
+    capacity.release();
+    capacity.release();
+    await Promise.resolve();
+    expect(roomFor3).toBe(false);
+    capacity.release();
+    await waiting;
+    expect(capacity.free).toBe(3);
+  });
+
   it('says nothing when no claim was cut short', () => {
     const capacity = new Capacity(4);
     capacity.take(4);

@@ -55,9 +55,9 @@ export class Capacity {
     return true;
   }
 
-  /** Resolves when at least one place is free. */
-  async room(): Promise<void> {
-    while (this.#free === 0) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+  /** Resolves when at least `places` places are free. */
+  async room(places = 1): Promise<void> {
+    while (this.#free < places) await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
   /** Resolves when nothing is in flight. */

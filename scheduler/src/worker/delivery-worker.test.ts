@@ -137,6 +137,30 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
+  it('serves the teams in turn when the process is full, not the busiest team’s earlier events of the slot', async () => {
+    // bench/scale's slow scenario: with every place held by slow calls, each slot claim took the
+    // place just freed for a busy team's earlier event of the second, and another team's waited.
+    // Calls end one at a time: every other one takes three times as long.
+    let calls = 0;
+    const slow = await startReceiver((_request, response) => {
+      calls += 1;
+      setTimeout(() => response.end('slow'), calls % 2 === 0 ? 150 : 50);
+    });
+    const at = (ms: number) => new Date(Date.now() - 1000 + ms);
+    const busy = Array.from({ length: 12 }, (_, n) =>
+      due({ teamId: 'busy', webhookUrl: `${slow.url}/busy`, scheduledAt: at(n) }),
+    );
+    const other = due({ teamId: 'other', webhookUrl: `${slow.url}/other`, scheduledAt: at(100) });
+    store.insert([...busy, other]);
+    const { worker, close } = makeWorker(store, new Date(0), { capacity: new Capacity(2) });
+    await deliverFor(worker, 50);
+    await close();
+    // The busy team's first two took the two free places; the first place freed went to the other team.
+    expect(slow.hits.map((hit) => hit.url).indexOf('/other')).toBe(2);
+    expect(slow.hits).toHaveLength(13);
+    await slow.close();
+  });
+
   it('retries a failed call per the policy within the slot and settles the original on success', async () => {
     answers = [503];
     const event = due({ retryConfig: { maxRetries: 2, backoffMs: 50, backoffType: 'linear' } });

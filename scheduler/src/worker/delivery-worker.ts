@@ -59,6 +59,11 @@ type Claim = (options: ClaimOptions) => Promise<ClaimedAttempt[]>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
+/** The fewest places a claim waits for: a hundredth of the process's. */
+export function fewestPlaces(size: number): number {
+  return Math.max(1, Math.floor(size / 100));
+}
+
 /** Most attempts one lease recovery handles. */
 export const RECOVERY_BATCH = 500;
 
@@ -80,7 +85,13 @@ export class DeliveryWorker {
    */
   async deliverSlot(from: Date, until: Date, stopping: AbortSignal): Promise<boolean> {
     const inFlight = new Set<Promise<void>>();
-    const claim: Claim = (options) => this.deps.store.claimDue({ ...options, from, before: until });
+    // With the process full, places free a few at a time, and a slot's claim looking ahead in time
+    // order would hand each to the busiest team's earlier events of the second: the backlog's claim
+    // serves the teams in turn (bench/README.md, the `slow` scenario).
+    const claim: Claim = (options) =>
+      this.#full(options.limit)
+        ? this.deps.store.claimBacklog(options)
+        : this.deps.store.claimDue({ ...options, from, before: until });
     try {
       return await this.#slotLoop(from, until, stopping, claim, inFlight);
     } finally {
@@ -139,8 +150,15 @@ export class DeliveryWorker {
     }
   }
 
+  /** Whether a claim got fewer places than a batch: the process is full. */
+  #full(places: number): boolean {
+    return places < Math.min(this.deps.options.claimBatch, this.deps.capacity.size);
+  }
+
   async #claim(claim: Claim, inFlight: Set<Promise<void>>): Promise<number> {
-    await this.deps.capacity.room();
+    // A claim per place freed would cost a claim per delivery while the process is full.
+    const { capacity, options } = this.deps;
+    await capacity.room(Math.min(options.claimBatch, fewestPlaces(capacity.size)));
     const claimed = this.#claiming.then(() => this.#claimNow(claim, inFlight));
     this.#claiming = claimed.catch(() => undefined);
     return claimed;
