@@ -151,8 +151,8 @@ export interface EventStore {
    */
   claimDue(options: ClaimOptions & { from: Date; before: Date }): Promise<ClaimedAttempt[]>;
   /**
-   * Claims up to `limit` pending events due now, whatever their slot, serving the teams with due
-   * events in turn (each its oldest first) within the shares.
+   * Claims up to `limit` pending events due now, whatever their slot, within the shares: each place
+   * to the team with due events that would hold fewest calls with it, each team's oldest first.
    */
   claimBacklog(options: ClaimOptions): Promise<ClaimedAttempt[]>;
   /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */

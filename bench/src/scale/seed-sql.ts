@@ -8,6 +8,8 @@ export interface SeedSize {
   finished: number;
   crons: number;
   destinations: number;
+  /** The receivers' first port, which the seeded URLs name: a template of other ports is seeded anew. */
+  receiverPortBase: number;
 }
 
 export function seedSize(scale: number): SeedSize {
@@ -16,11 +18,15 @@ export function seedSize(scale: number): SeedSize {
     finished: Math.round(8_000_000 * scale),
     crons: Math.round(20_000 * scale),
     destinations: Math.max(100, Math.round(10_000 * scale)),
+    receiverPortBase: RECEIVER_PORT_BASE,
   };
 }
 
-/** Live receivers listen on RECEIVER_PORT_BASE + 0..RECEIVER_PORTS-1; crons and the load call them. */
-export const RECEIVER_PORT_BASE = 41_000;
+/**
+ * Live receivers listen on RECEIVER_PORT_BASE + 0..RECEIVER_PORTS-1; crons and the load call them.
+ * Below Linux's ephemeral ports (32768–60999): at 41,000 a client connection had taken one first.
+ */
+export const RECEIVER_PORT_BASE = 30_000;
 export const RECEIVER_PORTS = 100;
 const DAY_MS = 86_400_000;
 /** Finished events span this much before the seed, so a run within a day deletes at retention's pace. */

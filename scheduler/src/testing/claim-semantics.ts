@@ -129,6 +129,26 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(idsOf(claimed)).toEqual(idsOf([mine[0], mine[1], theirs[0]].flatMap((e) => e ?? [])));
   });
 
+  it('gives each place to the team that would hold fewest calls with it, not turn by turn', async () => {
+    // bench/scale's slow scenario: in plain turns, a team of fast calls got no more of the places
+    // freed than each team whose calls held theirs for a second.
+    const t = current();
+    const mine = [-6, -5, -4].map((s) => seedEvent(t.now(), team, s * SECOND));
+    const theirs = [-3, -2, -1].map((s) => seedEvent(t.now(), other, s * SECOND));
+    await t.seed([...mine, ...theirs]);
+    // I hold three calls, they hold none: their three come first, then my oldest.
+    const shares = {
+      teamMax: 10,
+      destinationMax: 100,
+      pairMax: 100,
+      teams: [{ teamId: team, room: 7 }],
+      destinations: [],
+      pairs: [],
+    };
+    const claimed = await t.store.claimBacklog(claimOptions({ limit: 4, shares }));
+    expect(idsOf(claimed)).toEqual(idsOf([mine[0], ...theirs].flatMap((e) => e ?? [])));
+  });
+
   it('claims the backlog of any slot, due events only, teams in turn within their room', async () => {
     const t = current();
     const hour = 3600 * SECOND;

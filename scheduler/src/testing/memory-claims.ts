@@ -25,8 +25,8 @@ function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
 }
 
 /**
- * The candidates one claim takes, in the claim statement's order: teams served in turn (each one's
- * oldest, then each one's second…, within a turn the teams with most room first), no team,
+ * The candidates one claim takes, in the claim statement's order: each place to the team that would
+ * hold fewest calls with it (its turn less its room; teams in turn while they hold as many), no team,
  * destination or team at a destination past its room.
  * Within a destination, the teams holding fewest of its calls come first; a destination's turn
  * counts every candidate calling it within its team's room there, also those their team's room
@@ -54,7 +54,7 @@ export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit
         turn(c) <= (teamRoom.get(c.teamId) ?? shares.teamMax) &&
         (destinationRank.get(c) ?? 0) <= (destinationRoom.get(c.origin) ?? shares.destinationMax),
     )
-    .sort((a, b) => turn(a) - turn(b) || room(b) - room(a) || byTime(a, b))
+    .sort((a, b) => turn(a) - room(a) - (turn(b) - room(b)) || room(b) - room(a) || byTime(a, b))
     .slice(0, limit);
 }
 

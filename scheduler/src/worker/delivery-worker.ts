@@ -87,7 +87,7 @@ export class DeliveryWorker {
     const inFlight = new Set<Promise<void>>();
     // With the process full, places free a few at a time, and a slot's claim looking ahead in time
     // order would hand each to the busiest team's earlier events of the second: the backlog's claim
-    // serves the teams in turn (bench/README.md, the `slow` scenario).
+    // serves the team holding fewest calls first (bench/README.md, the `slow` scenario).
     const claim: Claim = (options) =>
       this.#full(options.limit)
         ? this.deps.store.claimBacklog(options)

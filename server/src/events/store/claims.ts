@@ -24,8 +24,8 @@ const FREE = 'num_nulls(q.lease_token, q.parked_until) = 2';
 
 /**
  * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
- * teams served in turn (each one's first event, then each one's second…, the teams with most room
- * first), none past its room;
+ * each place to the team that would hold fewest calls with it (teams in turn while they hold as many),
+ * none past its room;
  * within a destination, the teams holding fewest of its calls first.
  * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
  * $7 a team's whole share, $8 a destination's whole share, $9 teams' holdings and rooms at
@@ -79,12 +79,14 @@ function claimStatement(candidates: string): string {
       left join destination_room d on d.origin = c.destination
       where c.pair_rank <= c.pair_room
     ), chosen as (
-      -- In turn, and within a turn the teams holding fewest calls first: when the process is full,
-      -- each claim takes the few places just freed, and the oldest first would always be the busiest
-      -- team's backlog.
+      -- Each place to the team that would hold fewest calls with it (held + rank, as room is the share
+      -- less what is held): with every team's holdings equal, teams in turn. When the process is full,
+      -- each claim takes the few places just freed: served in time order they would go to the busiest
+      -- team's backlog, and in plain turns a team of fast calls would get no more places a second than
+      -- a team whose calls hold theirs for seconds.
       select id from ranked
       where team_rank <= team_room and destination_rank <= destination_room
-      order by team_rank, team_room desc, scheduled_at
+      order by team_rank - team_room, team_room desc, scheduled_at
       limit $1
     ), due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
@@ -182,7 +184,7 @@ const BACKLOG_CLAIM = claimStatement(`pending_teams as (
     where p.team_id is not null
   )`);
 
-/** Leases pending events due now of any slot, serving the teams with due events in turn. */
+/** Leases pending events due now of any slot, serving the teams holding fewest calls first. */
 export async function claimBacklog(em: EntityManager, options: ClaimOptions): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
   const rows = await preparedQuery<AttemptRow>(em, BACKLOG_CLAIM, claimParams(options));
