@@ -137,7 +137,7 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
-  it('serves the teams in turn when the process is full, not the busiest team’s earlier events of the slot', async () => {
+  it('gives a place freed in a full process to another team, not to the busiest team’s earlier events of the slot', async () => {
     // bench/scale's slow scenario: with every place held by slow calls, each slot claim took the
     // place just freed for a busy team's earlier event of the second, and another team's waited.
     // Calls end one at a time: every other one takes three times as long.
