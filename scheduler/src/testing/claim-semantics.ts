@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { type StoreUnderTest, claimOptions, idsOf, seedEvent, slotAround } from './store-under-test.js';
+import {
+  OPEN_SHARES,
+  type StoreUnderTest,
+  claimOptions,
+  idsOf,
+  seedEvent,
+  slotAround,
+} from './store-under-test.js';
 
 const SECOND = 1000;
 
@@ -137,14 +144,7 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     const theirs = [-3, -2, -1].map((s) => seedEvent(t.now(), other, s * SECOND));
     await t.seed([...mine, ...theirs]);
     // I hold three calls, they hold none: their three come first, then my oldest.
-    const shares = {
-      teamMax: 10,
-      destinationMax: 100,
-      pairMax: 100,
-      teams: [{ teamId: team, room: 7 }],
-      destinations: [],
-      pairs: [],
-    };
+    const shares = { ...OPEN_SHARES, teamMax: 10, teams: [{ teamId: team, room: 7 }] };
     const claimed = await t.store.claimBacklog(claimOptions({ limit: 4, shares }));
     expect(idsOf(claimed)).toEqual(idsOf([mine[0], ...theirs].flatMap((e) => e ?? [])));
   });

@@ -8,4 +8,5 @@ export {
   type NewEvent,
 } from './memory-event-store.js';
 export type { MemoryCron } from './memory-crons.js';
+export { OPEN_SHARES } from './store-under-test.js';
 export type { SeedCron, SeedEvent, StoreUnderTest, StoredEvent } from './store-under-test.js';

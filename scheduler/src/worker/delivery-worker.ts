@@ -60,7 +60,7 @@ type Claim = (options: ClaimOptions) => Promise<ClaimedAttempt[]>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
 /** The fewest places a claim waits for: a hundredth of the process's. */
-export function fewestPlaces(size: number): number {
+function fewestPlaces(size: number): number {
   return Math.max(1, Math.floor(size / 100));
 }
 

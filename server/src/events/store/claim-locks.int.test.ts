@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { ClaimShares } from '@webhook-scheduler/scheduler';
+import { OPEN_SHARES as shares } from '@webhook-scheduler/scheduler/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeDueEvents, makeTeam } from '../../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
@@ -15,14 +15,6 @@ import { releaseDestinations } from './parking.js';
 // found a deadlock (CI, cron-writes-concurrency.int.test.ts, 2026-11-27).
 
 const PAUSED = 'https://paused.example.com';
-const shares: ClaimShares = {
-  teamMax: 100,
-  destinationMax: 100,
-  pairMax: 100,
-  teams: [],
-  destinations: [],
-  pairs: [],
-};
 
 let database: TestDatabase;
 let orm: MikroORM;
