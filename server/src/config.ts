@@ -4,6 +4,7 @@ import { allowedHostsProblem } from '@webhook-scheduler/scheduler';
 import type { SignUpMode, TeamLimits } from '@webhook-scheduler/contract';
 import { z } from 'zod';
 import { otlpEndpointProblem, otlpTracesUrl, parseOtlpHeaders } from './tracing/otlp.rules.js';
+import type { TracingConfig } from './tracing/tracing-config.js';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
@@ -194,17 +195,6 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** Connections beyond this are closed as soon as they are accepted. */
   maxConnections: number;
-}
-
-/** Where and how traces are exported (OpenTelemetry, OTLP over HTTP). */
-export interface TracingConfig {
-  /** The OTLP/HTTP traces URL (`OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`). */
-  tracesUrl: string;
-  /** Sent with every export, e.g. a collector's credentials. */
-  headers: Record<string, string>;
-  serviceName: string;
-  /** The share of new traces kept (0..1); a request that arrives sampled or not keeps its decision. */
-  sampleRatio: number;
 }
 
 /** The service's configuration, parsed once from the environment. */

@@ -1,7 +1,8 @@
 import { Email, WebhookUrl } from '@webhook-scheduler/contract';
 import { Command } from 'commander';
 import { SETTABLE_LIMITS, parseLimitSettings } from '../limits/team-limits.rules.js';
-import { setTeamLimits, teamLimitsReport } from '../limits/team-limits.service.js';
+import { setTeamLimits } from '../limits/team-limits.service.js';
+import { teamLimitsReport } from '../usage/team-usage.js';
 import { addOwnerByEmail } from '../teams/members.service.js';
 import { getAlertUrl, setAlertUrl } from '../teams/team-alerts.service.js';
 import { createTeam, getSigningSecrets, listTeams, rotateSigningSecret } from '../teams/teams.service.js';

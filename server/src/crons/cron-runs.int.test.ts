@@ -3,7 +3,7 @@ import { bodies, expectBody } from '../../test/expect.js';
 import { type TestApp, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
 import { deleteExpiredChains } from '../events/store/expiry.js';
-import { teamUsage } from '../limits/team-limits.service.js';
+import { teamUsage } from '../usage/team-usage.js';
 
 // A manual run of an inactive cron is a delivery like any other: sent when due, retried, counted
 // against the team's pending quotas while it waits (its retries too), and removed by retention once

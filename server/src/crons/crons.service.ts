@@ -265,3 +265,13 @@ export function previewCron(
   const description = describeCron(query.cron_expression) ?? null;
   return { timezone: timezone ?? 'UTC', occurrences: preview.occurrences, description };
 }
+
+/** How many active crons the team has. */
+export async function countActiveCrons(em: EntityManager, teamId: string): Promise<number> {
+  const [row] = await rawQuery<{ count: string }>(
+    em,
+    'select count(*) as count from crons where team_id = $1 and is_active',
+    [teamId],
+  );
+  return Number(row?.count ?? 0);
+}

@@ -9,7 +9,8 @@ import {
   listMyTeams,
   removeMember,
 } from '../teams/members.service.js';
-import { memberTeamLimits, setTeamAlerts, showTeamAlerts } from '../teams/team-settings.service.js';
+import { setTeamAlerts, showTeamAlerts } from '../teams/team-settings.service.js';
+import { memberTeamLimits } from '../usage/team-usage.js';
 import { toMemberDto, toMyTeamDto } from './dashboard.dto.js';
 
 const s = initServer();

@@ -54,7 +54,6 @@ const NOT_YET_MOVED: Record<string, string[]> = {
   'events/store/delivery.ts': ['crons', 'teams'],
   'events/store/event-queries.ts': ['crons'],
   'events/store/parking.ts': ['destinations'],
-  'limits/team-limits.service.ts': ['api_keys', 'crons', 'teams'],
   'teams/accounts.service.ts': ['users/user.entity'],
   'teams/invites.service.ts': ['users', 'users/user.entity'],
   'teams/members.service.ts': ['users', 'users/user.entity'],

@@ -6,7 +6,9 @@ import { expectQuota, payloadOf, teamWithLimits } from '../../test/limits.js';
 import { as, signUp } from '../../test/sessions.js';
 import { loadConfig } from '../config.js';
 import type { LimitOverrides } from './team-limits.rules.js';
-import { readTeamLimits, setTeamLimits, teamUsage } from './team-limits.service.js';
+import { readTeamLimits, setTeamLimits } from './team-limits.service.js';
+import { teamLimitsReport, teamUsage } from '../usage/team-usage.js';
+import { NotFoundError } from '../errors.js';
 import { teamRetention } from './team-retention.js';
 
 /** The configured defaults (their values are checked in limits.rules.test.ts). */
@@ -240,6 +242,15 @@ describe('readTeamLimits', () => {
     });
     await setTeamLimits(em, team.teamId, { max_active_crons: null }, new Date());
     expect(await readTeamLimits(em, team.teamId, DEFAULTS)).toEqual({ ...DEFAULTS, event_retention_ms: 0 });
+  });
+
+  it('are set for an existing team only: another id is not found, and nothing is written', async () => {
+    const em = app.orm.em.fork();
+    const unknown = crypto.randomUUID();
+    await expect(setTeamLimits(em, unknown, { max_active_crons: 3 }, new Date())).rejects.toThrow(
+      NotFoundError,
+    );
+    await expect(teamLimitsReport(em, unknown, DEFAULTS)).rejects.toThrow(NotFoundError);
   });
 });
 

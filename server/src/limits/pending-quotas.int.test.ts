@@ -6,7 +6,8 @@ import { cronBody, eventBody, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { expectQuota, payloadOf, teamWithLimits } from '../../test/limits.js';
 import type { LimitOverrides } from './team-limits.rules.js';
-import { setTeamLimits, teamUsage } from './team-limits.service.js';
+import { setTeamLimits } from './team-limits.service.js';
+import { teamUsage } from '../usage/team-usage.js';
 
 // The pending quotas on every path that adds a team's own pending work: creates, batches, replays,
 // manual runs of crons and a PUT that makes an event larger (docs/reference/behaviour.md#quotas).

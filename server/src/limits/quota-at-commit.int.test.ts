@@ -7,7 +7,7 @@ import { expectQuota, payloadOf, teamWithLimits } from '../../test/limits.js';
 import { eventually } from '../../test/receiver.js';
 import { lockTeamQuotas } from './quota-locks.js';
 import type { LimitOverrides } from './team-limits.rules.js';
-import { teamUsage } from './team-limits.service.js';
+import { teamUsage } from '../usage/team-usage.js';
 
 // Quotas are checked as the transaction commits, under the team's quota lock or its pending slots
 // (quota-locks.ts, migration exact_quotas), the last locks it takes: simultaneous writes of one team

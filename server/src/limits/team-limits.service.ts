@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TeamLimits, TeamUsage } from '@webhook-scheduler/contract';
+import type { TeamLimits } from '@webhook-scheduler/contract';
 import { rawQuery } from '../shared/raw-query.js';
 import { NotFoundError } from '../errors.js';
-import { pendingUsage } from '../events/store/event-queries.js';
 import { type LimitOverrides, effectiveLimits } from './team-limits.rules.js';
 
 const FIELDS = [
@@ -19,11 +18,6 @@ const FIELDS = [
 ] as const satisfies readonly (keyof TeamLimits)[];
 
 type OverrideRow = { [K in (typeof FIELDS)[number]]: number | string | null };
-
-async function requireTeam(em: EntityManager, teamId: string): Promise<void> {
-  const [team] = await rawQuery<{ id: string }>(em, 'select id from teams where id = $1', [teamId]);
-  if (!team) throw new NotFoundError('Team');
-}
 
 /** The team's own limits (null where it uses the default); a team without any has none set. */
 export async function teamLimitOverrides(em: EntityManager, teamId: string): Promise<LimitOverrides> {
@@ -60,60 +54,28 @@ export async function setTeamLimits(
   changes: LimitOverrides,
   now: Date,
 ): Promise<void> {
-  await requireTeam(em, teamId);
   const fields = FIELDS.filter((field) => changes[field] !== undefined);
   const values = fields.map((field) => changes[field] ?? null);
   const columns = fields.map((field) => `, ${field}`).join('');
   const placeholders = fields.map((_, i) => `, $${i + 3}`).join('');
   const updates = fields.map((field) => `, ${field} = excluded.${field}`).join('');
-  await rawQuery(
-    em,
-    `insert into team_limits (team_id, updated_at${columns}) values ($1, $2${placeholders})
-     on conflict (team_id) do update set updated_at = excluded.updated_at${updates}`,
-    [teamId, now, ...values],
-  );
+  try {
+    await rawQuery(
+      em,
+      `insert into team_limits (team_id, updated_at${columns}) values ($1, $2${placeholders})
+       on conflict (team_id) do update set updated_at = excluded.updated_at${updates}`,
+      [teamId, now, ...values],
+    );
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new NotFoundError('Team');
+    throw error;
+  }
 }
 
-/** How many active crons the team has. */
-export async function countActiveCrons(em: EntityManager, teamId: string): Promise<number> {
-  const [row] = await rawQuery<{ count: string }>(
-    em,
-    'select count(*) as count from crons where team_id = $1 and is_active',
-    [teamId],
-  );
-  return Number(row?.count ?? 0);
-}
-
-/** How many API keys of the team work now: neither revoked nor expired (by the database's clock). */
-export async function countActiveApiKeys(em: EntityManager, teamId: string): Promise<number> {
-  const [row] = await rawQuery<{ count: string }>(
-    em,
-    `select count(*) as count from api_keys
-     where team_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
-    [teamId],
-  );
-  return Number(row?.count ?? 0);
-}
-
-/** What the team uses now of its quotas. */
-export async function teamUsage(em: EntityManager, teamId: string): Promise<TeamUsage> {
-  const activeCrons = await countActiveCrons(em, teamId);
-  const pending = await pendingUsage(em, teamId);
-  return {
-    active_crons: activeCrons,
-    pending_events: pending.events,
-    pending_bytes: pending.bytes,
-    api_keys: await countActiveApiKeys(em, teamId),
-  };
-}
-
-/** A team's limits in force, its own overrides and its usage, for the CLI and the dashboard. */
-export async function teamLimitsReport(
-  em: EntityManager,
-  teamId: string,
-  defaults: TeamLimits,
-): Promise<{ limits: TeamLimits; overrides: LimitOverrides; usage: TeamUsage }> {
-  await requireTeam(em, teamId);
-  const overrides = await teamLimitOverrides(em, teamId);
-  return { limits: effectiveLimits(defaults, overrides), overrides, usage: await teamUsage(em, teamId) };
+/** Whether a write failed because a row it refers to (here: the team) does not exist. */
+function isForeignKeyViolation(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as Error & { code?: unknown }).code === '23503') return true;
+  }
+  return false;
 }

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { TeamLimits, TeamUsage } from '@webhook-scheduler/contract';
-import { teamLimitsReport } from '../limits/team-limits.service.js';
+import type { TeamLimits } from '@webhook-scheduler/contract';
 import { keyExpiryIssues } from './api-key.rules.js';
 import { ValidationError } from '../errors.js';
 import type { ApiKey } from './api-key.entity.js';
@@ -95,16 +94,4 @@ export async function setTeamAlerts(
 ): Promise<string | null> {
   await requireOwner(em, userId, teamId, 'change where failure alerts are sent');
   return setAlertUrl(em, teamId, url, now);
-}
-
-/** The team's limits and usage for one of its members; another team is answered as not found. */
-export async function memberTeamLimits(
-  em: EntityManager,
-  userId: string,
-  teamId: string,
-  defaults: TeamLimits,
-): Promise<{ limits: TeamLimits; usage: TeamUsage }> {
-  await roleIn(em, userId, teamId);
-  const { limits, usage } = await teamLimitsReport(em, teamId, defaults);
-  return { limits, usage };
 }

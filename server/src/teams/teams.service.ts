@@ -5,7 +5,8 @@ import { generateApiKey } from './api-key.rules.js';
 import { NotFoundError, QuotaExceededError } from '../errors.js';
 import { quotaRefusal } from '../limits/limits.rules.js';
 import { lockTeamQuotas } from '../limits/quota-locks.js';
-import { countActiveApiKeys, readTeamLimits } from '../limits/team-limits.service.js';
+import { readTeamLimits } from '../limits/team-limits.service.js';
+import { rawQuery } from '../shared/raw-query.js';
 import { type ApiKey, ApiKeySchema } from './api-key.entity.js';
 import { generateSigningSecret } from './signing-secret.rules.js';
 import { type Team, TeamSchema } from './team.entity.js';
@@ -92,6 +93,22 @@ export async function createApiKeyWithinQuota(
     if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
     return createApiKey(tx, teamId, options, now);
   });
+}
+
+/** Throws NotFoundError unless the team exists. */
+export async function requireTeam(em: EntityManager, teamId: string): Promise<void> {
+  if (!(await em.findOne(TeamSchema, { id: teamId }, { fields: ['id'] }))) throw new NotFoundError('Team');
+}
+
+/** How many API keys of the team work now: neither revoked nor expired (by the database's clock). */
+export async function countActiveApiKeys(em: EntityManager, teamId: string): Promise<number> {
+  const [row] = await rawQuery<{ count: string }>(
+    em,
+    `select count(*) as count from api_keys
+     where team_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
+    [teamId],
+  );
+  return Number(row?.count ?? 0);
 }
 
 export async function listApiKeys(em: EntityManager, teamId: string): Promise<ApiKey[]> {

@@ -13,7 +13,7 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { AttemptTracing } from '@webhook-scheduler/scheduler';
-import type { TracingConfig } from '../config.js';
+import type { TracingConfig } from './tracing-config.js';
 import { attemptSpans } from './attempt-span.js';
 import { requestSpans } from './request-span.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { TracingConfig } from '../config.js';
+import type { TracingConfig } from './tracing-config.js';
 import type { Tracing } from './otel.js';
 
 export type { Tracing } from './otel.js';
