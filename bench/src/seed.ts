@@ -48,7 +48,7 @@ export async function insertEvents(db: pg.Client, teamId: string, url: string, t
     [teamId, url, times, times.map(() => newEventId()), ...origin.params],
   );
   const timers = new Timers({ shards: 2 });
-  await timers.cover(db, timers.uncovered(times, new Date()), new Date());
+  await timers.schedule(db, times, new Date());
 }
 
 /** `count` times spread evenly over `spreadMs` from `from` (epoch ms). */

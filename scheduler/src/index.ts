@@ -30,5 +30,5 @@ export type {
 export { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerTuning } from './scheduler.js';
 export { schedulerMigrations, type SchedulerMigration } from './schema/migrations.js';
 export { extendTimerHorizon } from './timer/horizon.js';
-export { Timers, type SqlExecutor, type TimersOptions } from './timer/timers.js';
+export { Timers, WRITER_HORIZON_MS, type SqlExecutor, type TimersOptions } from './timer/timers.js';
 export { answerOf, type CallAnswer } from './worker/untried-origins.js';

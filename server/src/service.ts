@@ -24,7 +24,7 @@ import { RateLimiter } from './limits/rate-limiter.js';
 import { cachedTeamLimits } from './limits/team-limits-cache.js';
 import { type BackgroundJobs, startBackgroundJobs } from './background-jobs.js';
 import { metricsRoute, opsRoutes } from './http/ops.router.js';
-import { createEventStore } from './scheduling/event-store.js';
+import { createEventStore } from './scheduler-store/event-store.js';
 import type { Scheduling } from './shared/scheduling.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
 import { startTracing } from './tracing/tracing.js';

@@ -12,7 +12,7 @@ import {
   type SchedulerTuning,
   type Sender,
 } from '@webhook-scheduler/scheduler';
-import { createEventStore } from '../src/scheduling/event-store.js';
+import { createEventStore } from '../src/scheduler-store/event-store.js';
 import { inject } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createKeyAuthenticator } from '../src/auth/key-authenticator.js';

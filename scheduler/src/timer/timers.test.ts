@@ -17,30 +17,41 @@ function recorder(): SqlExecutor & { inserts: unknown[][] } {
   };
 }
 
+/** The seconds the recorded statements gave timer jobs, once each. */
+const slotsOf = (inserts: unknown[][]) => [
+  ...new Set(
+    inserts.flatMap(([data]) => (data as string[]).map((job) => (JSON.parse(job) as { slot: number }).slot)),
+  ),
+];
+
 describe('Timers', () => {
   const now = at(1_800_000_000_000);
 
-  it('gives timer jobs to the seconds within the writers’ horizon and leaves later ones to the horizon job', () => {
+  it('gives timer jobs to the seconds within the writers’ horizon and leaves later ones to the horizon job', async () => {
     const timers = new Timers({ shards: 2 });
+    const executor = recorder();
     const soon = now.getTime() + 60_000;
     const edge = now.getTime() + WRITER_HORIZON_MS - 1000;
     const later = now.getTime() + WRITER_HORIZON_MS + 1000;
-    expect(timers.uncovered([at(soon), at(edge), at(later), at(soon + 10)], now)).toEqual([
-      second(soon),
-      second(edge),
-    ]);
+    expect(timers.covers([at(later)], now)).toBe(true);
+    expect(timers.covers([at(soon), at(later)], now)).toBe(false);
+    await timers.schedule(executor, [at(soon), at(edge), at(later), at(soon + 10)], now);
+    expect(slotsOf(executor.inserts)).toEqual([second(soon), second(edge)]);
   });
 
   it('writes one job per shard of each second once, and again for a second not trusted to be ahead', async () => {
     const timers = new Timers({ shards: 2 });
     const executor = recorder();
     const ahead = now.getTime() + 60_000;
-    await timers.cover(executor, timers.uncovered([at(ahead)], now), now);
+    await timers.schedule(executor, [at(ahead)], now);
     expect(executor.inserts).toHaveLength(1);
     expect((executor.inserts[0]?.[0] as string[]).length).toBe(2);
-    expect(timers.uncovered([at(ahead)], now)).toEqual([]);
+    expect(timers.covers([at(ahead)], now)).toBe(true);
+    await timers.schedule(executor, [at(ahead)], now);
+    expect(executor.inserts).toHaveLength(1);
     const imminent = now.getTime() + 500;
-    await timers.cover(executor, timers.uncovered([at(imminent)], now), now);
-    expect(timers.uncovered([at(imminent)], now)).toEqual([second(imminent)]);
+    await timers.schedule(executor, [at(imminent)], now);
+    expect(timers.covers([at(imminent)], now)).toBe(false);
+    expect(slotsOf(executor.inserts.slice(1))).toEqual([second(imminent)]);
   });
 });

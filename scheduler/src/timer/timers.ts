@@ -24,18 +24,35 @@ export const WRITER_HORIZON_MS = 5 * 60_000;
 export const HORIZON_MS = WRITER_HORIZON_MS - 60_000;
 
 /**
- * The timer jobs that wake a scheduler for the seconds in which events fall due. Whoever writes
- * pending events gives their times here, in the same transaction, so an event due within the
- * writers' horizon never exists without its timer; seconds this process already covered are
- * skipped.
+ * The timer jobs that wake a scheduler for the seconds in which events fall due. Whoever makes
+ * events pending, by an insert or by a new time, calls {@link Timers.schedule} with their times in
+ * the same transaction, so an event due within the writers' horizon never exists without its timer;
+ * seconds this process already covered are skipped.
  */
 export class Timers {
   readonly #memory = new SlotMemory();
 
   constructor(private readonly options: TimersOptions) {}
 
+  /**
+   * The one call for writers: gives the seconds of `times` within the writers' horizon their timer
+   * jobs through `executor`, as the last statement of the writer's transaction (see {@link cover}).
+   * Writes nothing when this process covered them all already.
+   */
+  async schedule(executor: SqlExecutor, times: Date[], now: Date): Promise<void> {
+    await this.cover(executor, this.#uncovered(times, now), now);
+  }
+
+  /**
+   * Whether {@link schedule} would write nothing for `times` now: a writer whose events need no
+   * timer job may then skip the transaction around its insert.
+   */
+  covers(times: Date[], now: Date): boolean {
+    return this.#uncovered(times, now).length === 0;
+  }
+
   /** The seconds among `times` that may still need a timer job now (plain numbers: the slots). */
-  uncovered(times: Date[], now: Date): number[] {
+  #uncovered(times: Date[], now: Date): number[] {
     const horizon = now.getTime() + WRITER_HORIZON_MS;
     return this.#memory.needed(
       slotsOf(times).filter((slot) => slot * SLOT_MS < horizon),

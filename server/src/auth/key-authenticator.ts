@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { asDate, rawQuery } from '../shared/raw-query.js';
+import { findKeyByHash, recordKeyUse } from '../teams/api-key-lookup.js';
 import {
   bearerToken,
   hashApiKey,
@@ -21,14 +21,6 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** Turns an `Authorization` header into the caller's team, or undefined for any bad, revoked or expired key. */
 export type Authenticate = (authorization: string | undefined, now: Date) => Promise<AuthContext | undefined>;
 
-interface KeyRow {
-  id: string;
-  team_id: string;
-  key_hash: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
-
 export function createKeyAuthenticator(
   orm: MikroORM,
   cache: KeyCache | undefined,
@@ -41,9 +33,8 @@ export function createKeyAuthenticator(
     if (now.getTime() - previous < LAST_USED_RESOLUTION_MS) return;
     if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
     lastUsedWrites.set(keyId, now.getTime());
-    rawQuery(orm.em.fork(), 'update api_keys set last_used_at = $2 where id = $1', [keyId, now]).catch(
-      (error: unknown) =>
-        logger.warn({ err: error, keyId }, 'could not record when an API key was last used'),
+    recordKeyUse(orm.em.fork(), keyId, now).catch((error: unknown) =>
+      logger.warn({ err: error, keyId }, 'could not record when an API key was last used'),
     );
   };
 
@@ -51,19 +42,8 @@ export function createKeyAuthenticator(
     const cached = cache?.get(hash, now.getTime());
     if (cached) return cached;
     const version = cache?.version ?? 0;
-    const [row] = await rawQuery<KeyRow>(
-      orm.em.fork(),
-      'select id, team_id, key_hash, expires_at, revoked_at from api_keys where key_hash = $1',
-      [hash],
-    );
-    if (!row) return undefined;
-    const key: CachedKey = {
-      id: row.id,
-      teamId: row.team_id,
-      keyHash: row.key_hash,
-      expiresAt: row.expires_at === null ? null : asDate(row.expires_at),
-      revokedAt: row.revoked_at === null ? null : asDate(row.revoked_at),
-    };
+    const key = await findKeyByHash(orm.em.fork(), hash);
+    if (!key) return undefined;
     cache?.set(key, now.getTime(), version);
     return key;
   };

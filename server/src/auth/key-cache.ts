@@ -1,14 +1,9 @@
 import pg, { type ClientConfig } from 'pg';
 import type { Logger } from 'pino';
+import type { KeyCredentials } from '../teams/api-key-lookup.js';
 
-/** What authentication needs to know of a stored key. */
-export interface CachedKey {
-  id: string;
-  teamId: string;
-  keyHash: string;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
+/** What authentication needs to know of a stored key, as the owner of api_keys reads it. */
+export type CachedKey = KeyCredentials;
 
 const CHANNEL = 'api_key_changed';
 const MAX_ENTRIES = 10_000;

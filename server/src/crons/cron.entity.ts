@@ -17,7 +17,7 @@ export const CronSchema = defineEntity({
     timeoutMs: p.integer().strictNullable(),
     isActive: p.boolean(),
     pauseAfterFailures: p.integer().strictNullable(),
-    // Kept by the statement that records each delivery's end (events/store/delivery.ts).
+    // Kept by the statement that records each delivery's end (scheduler-store/record-outcomes.ts, with crons/cron-outcomes.ts).
     consecutiveFailures: p.integer(),
     lastRunAt: p.datetime().strictNullable(),
     lastStatus: p.text().$type<'success' | 'failed'>().strictNullable(),

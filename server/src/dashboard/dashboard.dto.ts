@@ -6,15 +6,14 @@ import type {
   SigningSecret,
   User as UserDto,
 } from '@webhook-scheduler/contract';
-import type { ApiKey } from '../teams/api-key.entity.js';
 import type { InviteView } from '../teams/invites.service.js';
 import type { MemberRow, MyTeamRow } from '../teams/members.service.js';
-import type { SigningSecrets } from '../teams/teams.service.js';
-import type { User } from '../users/user.entity.js';
+import type { ApiKeyView, SigningSecrets } from '../teams/teams.service.js';
+import type { UserView } from '../users/users.service.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
-export function toUserDto(user: User): UserDto {
+export function toUserDto(user: UserView): UserDto {
   return { id: user.id, email: user.email, created_at: user.createdAt.toISOString() };
 }
 
@@ -31,7 +30,7 @@ export function toMemberDto(member: MemberRow): Member {
   };
 }
 
-export function toApiKeyDto(key: ApiKey): ApiKeyDto {
+export function toApiKeyDto(key: ApiKeyView): ApiKeyDto {
   return {
     id: key.id,
     name: key.name,

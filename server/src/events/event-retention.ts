@@ -7,7 +7,7 @@ import {
   type RunControl,
   createExclusiveJob,
 } from '../shared/exclusive-job.js';
-import { rawQuery } from '../shared/raw-query.js';
+import { teamIds } from '../teams/teams.service.js';
 import { deleteExpiredChains } from './store/expiry.js';
 import { retentionCutoff } from './retention.rules.js';
 
@@ -89,10 +89,9 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
 
   async function expireAll(control: RunControl): Promise<RetentionTotals> {
     const total: RetentionTotals = { batches: 0, chains: 0, rows: 0 };
-    const teams = await rawQuery<{ id: string }>(orm.em.fork(), 'select id from teams order by id');
-    for (const team of teams) {
+    for (const teamId of await teamIds(orm.em.fork())) {
       if (control.shouldStop()) break;
-      await expireTeam(team.id, total, control);
+      await expireTeam(teamId, total, control);
     }
     if (total.rows > 0)
       logger.info({ chains: total.chains, events: total.rows }, 'retention deleted finished events');

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import { AppError, ConflictError, ValidationError } from '../errors.js';
-import { type User, UserSchema } from '../users/user.entity.js';
+import { type UserView, createUser, findUser, findUserByEmail } from '../users/users.service.js';
 import { type MyTeamRow, listMyTeams } from './members.service.js';
 import { firstTeamName } from './membership.rules.js';
 import { useInvite } from './invites.service.js';
@@ -20,19 +19,12 @@ async function createUserAnd(
   email: string,
   passwordHash: string,
   now: Date,
-  then: (tx: EntityManager, user: User) => Promise<void>,
-): Promise<User> {
+  then: (tx: EntityManager, user: UserView) => Promise<void>,
+): Promise<UserView> {
   try {
     return await em.transactional(async (tx) => {
-      if (await tx.findOne(UserSchema, { email })) throw new ConflictError(TAKEN);
-      const user = tx.create(UserSchema, {
-        id: randomUUID(),
-        email,
-        passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.flush();
+      if (await findUserByEmail(tx, email)) throw new ConflictError(TAKEN);
+      const user = await createUser(tx, email, passwordHash, now);
       await then(tx, user);
       return user;
     });
@@ -62,7 +54,7 @@ export async function createUserFromInvite(
   passwordHash: string,
   token: string,
   now: Date,
-): Promise<User> {
+): Promise<UserView> {
   const otherEmail = (inviteEmail: string) =>
     new ValidationError([
       { path: ['email'], message: `this invite is for ${inviteEmail}: sign up with that email` },
@@ -83,8 +75,8 @@ export async function createUserAlone(em: EntityManager, email: string, password
 export async function userWithTeams(
   em: EntityManager,
   userId: string,
-): Promise<{ user: User; teams: MyTeamRow[] }> {
-  const user = await em.findOne(UserSchema, { id: userId });
+): Promise<{ user: UserView; teams: MyTeamRow[] }> {
+  const user = await findUser(em, userId);
   // The session was just checked; a user deleted since then is signed out like an expired session.
   if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue.');
   return { user, teams: await listMyTeams(em, userId) };

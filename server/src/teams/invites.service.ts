@@ -19,7 +19,8 @@ import { lockTeamQuotas } from '../limits/quota-locks.js';
 import { usableLink } from '../shared/one-time-link.js';
 import { asDate, rawQuery } from '../shared/raw-query.js';
 import { generateSecretToken, hashSecretToken } from '../shared/secret-token.js';
-import { UserSchema } from '../users/user.entity.js';
+import { accountExists, emailOfUser } from '../users/user-fragments.js';
+import { findUser, findUserByEmail } from '../users/users.service.js';
 import { type MyTeamRow, memberRole, requireOwner, requireRoomForTeam } from './members.service.js';
 import { TeamMemberSchema } from './team-member.entity.js';
 
@@ -48,7 +49,7 @@ interface InviteRow {
 }
 
 const SELECT = `select i.id, i.team_id, i.email, i.role, i.created_at, i.expires_at, i.used_at,
-  u.email as invited_by_email from team_invites i left join users u on u.id = i.invited_by`;
+  ${emailOfUser('i.invited_by')} as invited_by_email from team_invites i`;
 
 function toView(row: InviteRow): InviteView {
   return {
@@ -88,7 +89,7 @@ export async function createInvite(
 ): Promise<{ invite: InviteView; token: string }> {
   return em.transactional(async (tx) => {
     await requireOwner(tx, actorId, teamId, 'invite members');
-    const user = await tx.findOne(UserSchema, { email: input.email });
+    const user = await findUserByEmail(tx, input.email);
     if (user && (await memberRole(tx, user.id, teamId)))
       throw new ConflictError(`${input.email} is a member of this team already.`);
     if (!user && signUp === 'closed') {
@@ -150,7 +151,7 @@ interface LinkRow extends InviteRow {
 function usableInvite(em: EntityManager, token: string, now: Date, lock: boolean): Promise<LinkRow> {
   const select = `select i.id, i.team_id, i.email, i.role, i.created_at, i.expires_at, i.used_at,
       null as invited_by_email, t.name as team_name, t.created_at as team_created_at,
-      exists (select 1 from users u where u.email = i.email) as account_exists
+      ${accountExists('i.email')} as account_exists
     from team_invites i join teams t on t.id = i.team_id
     where i.token_hash = $1 ${lock ? 'for update of i' : ''}`;
   return usableLink<LinkRow>(em, select, token, 'invite link', now);
@@ -194,7 +195,7 @@ export async function acceptInvite(
   now: Date,
 ): Promise<MyTeamRow> {
   return em.transactional(async (tx) => {
-    const user = await tx.findOne(UserSchema, { id: userId });
+    const user = await findUser(tx, userId);
     if (!user) throw new AppError('UNAUTHORIZED', 'Sign in to continue.');
     const otherEmail = (inviteEmail: string) =>
       new ForbiddenError(

@@ -4,7 +4,8 @@ import { asDate, rawQuery } from '../shared/raw-query.js';
 import { AppError, NotFoundError, QuotaExceededError, ValidationError } from '../errors.js';
 import { quotaRefusal } from '../limits/limits.rules.js';
 import { lockUserMemberships } from '../limits/quota-locks.js';
-import { UserSchema } from '../users/user.entity.js';
+import { emailOfUser } from '../users/user-fragments.js';
+import { findUserByEmail } from '../users/users.service.js';
 import {
   type MembershipRefusal,
   addMemberRefusal,
@@ -107,8 +108,8 @@ export async function createTeamFor(
 async function membersOf(em: EntityManager, teamId: string): Promise<MemberRow[]> {
   const rows = await rawQuery<{ user_id: string; email: string; role: TeamRole; created_at: string }>(
     em,
-    `select m.user_id, u.email, m.role, m.created_at from team_members m join users u on u.id = m.user_id
-     where m.team_id = $1 order by m.role = 'owner' desc, m.created_at, u.email`,
+    `select m.user_id, ${emailOfUser('m.user_id')} as email, m.role, m.created_at from team_members m
+     where m.team_id = $1 order by m.role = 'owner' desc, m.created_at, email`,
     [teamId],
   );
   return rows.map((row) => ({
@@ -136,7 +137,7 @@ export async function addMember(
   return em.transactional(async (tx) => {
     const actorRole = await roleIn(tx, actorId, teamId);
     refuse(ownerOnlyRefusal(actorRole, 'add members'));
-    const user = await tx.findOne(UserSchema, { email: input.email });
+    const user = await findUserByEmail(tx, input.email);
     if (!user) {
       throw new ValidationError([
         { path: ['email'], message: 'no account uses this email yet: ask them to sign up, then add them' },
@@ -196,7 +197,7 @@ export async function addOwnerByEmail(
   return em.transactional(async (tx) => {
     const team = await tx.findOne(TeamSchema, { id: teamId });
     if (!team) throw new NotFoundError('Team');
-    const user = await tx.findOne(UserSchema, { email });
+    const user = await findUserByEmail(tx, email);
     if (!user) return undefined;
     const member = await tx.findOne(TeamMemberSchema, { teamId, userId: user.id });
     if (member) member.role = 'owner';

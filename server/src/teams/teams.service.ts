@@ -11,6 +11,17 @@ import { type ApiKey, ApiKeySchema } from './api-key.entity.js';
 import { generateSigningSecret } from './signing-secret.rules.js';
 import { type Team, TeamSchema } from './team.entity.js';
 
+/** A key as its team sees it: never its hash. An API key entity is one. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
 /** A key just created: `key` is shown once and never stored. */
 export interface CreatedKey {
   apiKey: ApiKey;
@@ -29,6 +40,12 @@ export async function createTeam(em: EntityManager, name: string, now: Date): Pr
   });
   await em.flush();
   return team;
+}
+
+/** Every team's id, in id order (the upkeep jobs walk the teams in it). */
+export async function teamIds(em: EntityManager): Promise<string[]> {
+  const rows = await rawQuery<{ id: string }>(em, 'select id from teams order by id');
+  return rows.map((row) => row.id);
 }
 
 export async function listTeams(em: EntityManager): Promise<Team[]> {

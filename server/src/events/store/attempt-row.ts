@@ -31,11 +31,6 @@ export type AttemptRow = Pick<
 /** Of an event `e` and its queue row `q`. */
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
   e.headers, e.payload, e.retry_config, e.timeout_ms, e.trace_context, q.lease_token, q.claim_count, q.destination`;
-// What the call needs of the team `t`: its secrets (the previous one signs too until its rotation
-// grace period ends) and whether it wants the attempt's traceparent sent.
-export const TEAM_COLUMNS = `t.signing_secret, t.send_traceparent,
-  case when t.previous_secret_expires_at > clock_timestamp() then t.previous_signing_secret end as previous_signing_secret`;
-
 export function toAttempt(row: AttemptRow): ClaimedAttempt {
   return {
     id: row.id,

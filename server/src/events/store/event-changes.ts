@@ -42,7 +42,7 @@ export async function updateEventDefinition(
     ],
   );
   if (!row) throw new Error('update returned no row');
-  await timers.cover(sqlExecutor(tx), timers.uncovered([event.scheduledAt], event.now), event.now);
+  await timers.schedule(sqlExecutor(tx), [event.scheduledAt], event.now);
   return row;
 }
 

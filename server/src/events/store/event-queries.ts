@@ -118,8 +118,8 @@ async function countedEvents(em: EntityManager, filter: EventFilter): Promise<nu
   else if (filter.status === 'pending') total = `${stored("'pending'")} - ${inFlightOf(cron)}`;
   else if (filter.status === 'processing') total = `${stored("'processing'")} + ${inFlightOf(cron)}`;
   else total = stored(`$${params.push(filter.status)}`);
-  // Another team's cron counts nothing.
-  const owned = cron ? ' where exists (select 1 from crons where id = $2 and team_id = $1)' : '';
+  // Another team's cron counts nothing: every event of a cron is its team's, so one tells whose it is.
+  const owned = cron ? ' where (select team_id from events where cron_id = $2 limit 1) = $1' : '';
   const [row] = await preparedQuery<{ total: string | null }>(em, `select ${total} as total${owned}`, params);
   return Number(row?.total ?? 0);
 }

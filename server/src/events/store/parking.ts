@@ -3,21 +3,12 @@ import { rawQuery } from '../../shared/raw-query.js';
 
 /**
  * Queue rows held back from claims while their destination cannot take the team's calls (the
- * destination's state is `destinations`', read and, for a probe, moved here in the same statement). A claim
+ * destination's state is in `destinations`, which the claim and the reconcile read in the same
+ * statement: scheduler-store/claims.ts and destination-reconcile.ts). A claim
  * parks the due rows of a held destination (`parked_until`: the end of its Retry-After, or
  * 'infinity' while it is paused or its circuit open), and the claims' indexes leave parked rows out,
  * so a destination's waiting events cost the claims nothing; these statements release them.
  */
-
-/** The destinations a claim holds back, with until when (the SQL of a CTE named `held`). */
-export const HELD_DESTINATIONS = `held as (
-    select d.team_id, d.origin, d.probe_event_id,
-           case when d.paused or d.circuit <> 'closed' then 'infinity'::timestamptz else d.retry_after_until end
-             as until
-    from destinations d
-    where (d.paused or d.circuit <> 'closed' or d.retry_after_until is not null)
-      and (d.paused or d.circuit <> 'closed' or d.retry_after_until > clock_timestamp())
-  )`;
 
 /** The team's calls in flight per destination (at most the calls in flight are read). */
 export async function inFlightByDestination(em: EntityManager, teamId: string): Promise<Map<string, number>> {
@@ -40,16 +31,12 @@ export async function releaseHeld(tx: EntityManager, teamId: string, origin: str
   );
 }
 
-/** A probe whose event went without a recorded call (deleted, missed) is given up after this. */
-const PROBE_GIVEN_UP_AFTER = "interval '5 minutes'";
+/** Whether the event `eventId` still waits in the queue (a condition). */
+export const queued = (eventId: string): string =>
+  `exists (select 1 from event_queue q where q.event_id = ${eventId})`;
 
-/**
- * The reconcile's part: releases rows whose Retry-After ended; lets one call probe each open
- * circuit whose cool-down ended (its oldest held event, so a circuit with nothing waiting stays open
- * until an event of it is held); and re-opens a half-open circuit whose probe was lost. Returns the
- * rows released.
- */
-export async function releaseDestinations(em: EntityManager): Promise<number> {
+/** Releases the rows whose Retry-After ended; returns how many. */
+export async function releaseExpired(em: EntityManager): Promise<number> {
   const [expired] = await rawQuery<{ n: string }>(
     em,
     `with expired as (
@@ -59,30 +46,18 @@ export async function releaseDestinations(em: EntityManager): Promise<number> {
        update event_queue q set parked_until = null from expired e where q.event_id = e.event_id returning 1
      ) select count(*) as n from released`,
   );
-  const [probes] = await rawQuery<{ n: string }>(
-    em,
-    `with cooled as (
-       select team_id, origin from destinations
-       where circuit = 'open' and open_until <= clock_timestamp()
-       for update skip locked
-     ), probe as (
+  return Number(expired?.n ?? 0);
+}
+
+/**
+ * CTEs that release, for each circuit of the CTE `cooled` (team_id, origin), its oldest held event
+ * as the circuit's probe: `probe` (event_id, team_id, destination) and `released`, a row each.
+ */
+export const PROBES = `probe as (
        select distinct on (q.team_id, q.destination) q.event_id, q.team_id, q.destination
        from event_queue q join cooled c on c.team_id = q.team_id and c.origin = q.destination
        where q.parked_until is not null and q.lease_token is null
        order by q.team_id, q.destination, q.scheduled_at
-     ), probing as (
-       update destinations d set circuit = 'half_open', probe_event_id = p.event_id, updated_at = clock_timestamp()
-       from probe p where d.team_id = p.team_id and d.origin = p.destination
      ), released as (
        update event_queue q set parked_until = null from probe p where q.event_id = p.event_id returning 1
-     ) select count(*) as n from released`,
-  );
-  await rawQuery(
-    em,
-    `update destinations d set circuit = 'open', open_until = clock_timestamp(), probe_event_id = null,
-                               updated_at = clock_timestamp()
-     where d.circuit = 'half_open' and d.updated_at < clock_timestamp() - ${PROBE_GIVEN_UP_AFTER}
-       and not exists (select 1 from event_queue q where q.event_id = d.probe_event_id)`,
-  );
-  return Number(expired?.n ?? 0) + Number(probes?.n ?? 0);
-}
+     )`;

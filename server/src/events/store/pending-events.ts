@@ -87,21 +87,17 @@ export async function insertPendingEvents(
     ? [INSERT_WITHIN_QUOTA, [drafts, now, pendingQuotaCheck(quota, prepared)]]
     : [INSERT, [drafts, now]];
   const sql = returnRows ? `${statement} returning ${eventColumns()}` : statement;
-  const slots = timers.uncovered(
-    events.map((event) => event.scheduledAt),
-    now,
-  );
-  const rows =
-    slots.length === 0
-      ? await preparedQuery<EventRow>(em, sql, params)
-      : await em.transactional(
-          async (tx) => {
-            const inserted = await rawQuery<EventRow>(tx, sql, params);
-            await timers.cover(sqlExecutor(tx), slots, now);
-            return inserted;
-          },
-          { propagation: TransactionPropagation.REQUIRED },
-        );
+  const times = events.map((event) => event.scheduledAt);
+  const rows = timers.covers(times, now)
+    ? await preparedQuery<EventRow>(em, sql, params)
+    : await em.transactional(
+        async (tx) => {
+          const inserted = await rawQuery<EventRow>(tx, sql, params);
+          await timers.schedule(sqlExecutor(tx), times, now);
+          return inserted;
+        },
+        { propagation: TransactionPropagation.REQUIRED },
+      );
   if (!returnRows) return [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   return events.flatMap((event) => byId.get(event.id) ?? []);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../shared/raw-query.js';
+import { DATABASE_NOW } from './database-clock.js';
 
 /** A team's queue at a glance: what is due per minute ahead, what waits, what is in flight. */
 export interface QueueLoad {
@@ -45,4 +46,14 @@ export async function queueLoad(
     waiting: row?.waiting ?? 0,
     inFlight: row?.in_flight ?? 0,
   };
+}
+
+/** Pending events already due (for the backlog gauge). */
+export async function dueBacklog(em: EntityManager): Promise<number> {
+  const [row] = await rawQuery<{ count: string }>(
+    em,
+    `select count(*) as count from event_queue
+     where lease_token is null and parked_until is null and scheduled_at <= ${DATABASE_NOW}`,
+  );
+  return Number(row?.count ?? 0);
 }

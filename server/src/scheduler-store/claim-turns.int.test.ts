@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ClaimShares, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDueEvents, makeTeam } from '../../../test/factories.js';
-import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
-import { createOrm } from '../../db/orm.js';
+import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
 import { claimBacklog, claimDue } from './claims.js';
 
 // bench/scale, slow scenario, 2026-11-27: with DELIVERY_CONCURRENCY full of eight teams' calls to

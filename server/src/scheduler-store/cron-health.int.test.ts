@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Timers } from '@webhook-scheduler/scheduler';
 import type { AttemptRecord } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAlertMessage } from '../../../test/alert-messages.js';
-import { bodies, expectBody, expectValidationError } from '../../../test/expect.js';
-import { cronBody, makeCron, makeEvent } from '../../../test/factories.js';
-import { type TestApp, type TestTeam, startTestApp } from '../../../test/harness.js';
-import { setAlertUrl } from '../../teams/team-alerts.service.js';
-import { recordOutcomes } from './delivery.js';
+import { expectAlertMessage } from '../../test/alert-messages.js';
+import { bodies, expectBody, expectValidationError } from '../../test/expect.js';
+import { cronBody, makeCron, makeEvent } from '../../test/factories.js';
+import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
+import { setAlertUrl } from '../teams/team-alerts.service.js';
+import { recordOutcomes } from './record-outcomes.js';
 
 // The statement that records a delivery's end, against PostgreSQL: the cron's health and the
 // failure alerts it raises.

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { OPEN_SHARES as shares } from '@webhook-scheduler/scheduler/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeDueEvents, makeTeam } from '../../../test/factories.js';
-import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
-import { createOrm } from '../../db/orm.js';
-import { rawQuery } from '../../shared/raw-query.js';
+import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { rawQuery } from '../shared/raw-query.js';
 import { claimBacklog } from './claims.js';
-import { releaseDestinations } from './parking.js';
+import { releaseDestinations } from './destination-reconcile.js';
 
 // A claim and the reconcile never wait for a queue row another transaction holds (the lock order of
 // docs/guides/operations.md): a claim that parked a held destination's rows in one statement waited

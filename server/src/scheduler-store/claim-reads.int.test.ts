@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ClaimShares } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDueEvents, makeTeam } from '../../../test/factories.js';
-import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
-import { createOrm } from '../../db/orm.js';
-import { rawQuery } from '../../shared/raw-query.js';
+import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { rawQuery } from '../shared/raw-query.js';
 import { claimBacklog, claimDue } from './claims.js';
 
 // bench/delivery, 2026-11-26: with the queue's statistics taken while it was nearly empty, the

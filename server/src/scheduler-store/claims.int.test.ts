@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
-import { createOrm } from '../../db/orm.js';
-import { rawQuery } from '../../shared/raw-query.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { rawQuery } from '../shared/raw-query.js';
 import { claimBacklog } from './claims.js';
-import { dueBacklog } from './delivery.js';
+import { dueBacklog } from '../events/store/queue-load.js';
 
 // The scheduler asks at every tick whether anything is due: on a large install, most pending
 // events are not, and the answer must not read them.

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDueEvents, makeTeam } from '../../../test/factories.js';
-import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
-import { createOrm } from '../../db/orm.js';
-import { rawQuery } from '../../shared/raw-query.js';
+import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { rawQuery } from '../shared/raw-query.js';
 import { claimDue } from './claims.js';
 
 // bench/destinations: team A's backlog to an origin, at its share of that origin, filled a slot

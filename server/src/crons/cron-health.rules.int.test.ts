@@ -9,7 +9,7 @@ import {
   pausesCron,
   pausesCronSql,
 } from './cron-health.rules.js';
-import { rawQuery } from './raw-query.js';
+import { rawQuery } from '../shared/raw-query.js';
 
 // The outcome statement is built from the SQL fragments; the functions are what the unit tests
 // pin down. Both must say the same of every case.
