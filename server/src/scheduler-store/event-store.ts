@@ -5,12 +5,12 @@ import { CIRCUIT_COOLDOWN } from '../destinations/circuit.rules.js';
 import { sendCircuitAlerts } from '../destinations/circuit-alerts.js';
 import { type DestinationCall, recordDestinationCalls } from '../destinations/store/destination-calls.js';
 import { destinationLimits } from '../destinations/store/destination-limits.js';
-import { releaseHeld } from '../events/store/parking.js';
 import { nextDueAt, pendingSlots } from '../events/store/claims.js';
+import { expiredLeases, releaseAttempts } from '../events/store/leases.js';
+import { releaseHeld } from '../events/store/parking.js';
+import { dueBacklog } from '../events/store/queue-load.js';
 import { claimBacklog, claimDue } from './claims.js';
 import { releaseDestinations } from './destination-reconcile.js';
-import { expiredLeases, releaseAttempts } from '../events/store/leases.js';
-import { dueBacklog } from '../events/store/queue-load.js';
 import { recordOutcomes } from './record-outcomes.js';
 
 /** How destinations' circuits break (`CIRCUIT_FAILURES`). */
