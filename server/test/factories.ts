@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
 import { type EventRequest, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { generateApiKey } from '../src/teams/api-key.rules.js';
-import { type Cron, CronSchema } from '../src/crons/cron.entity.js';
+import { type Cron, insertCrons } from '../src/crons/cron-store.js';
 import type { EventStatus } from '@webhook-scheduler/contract';
 import { rawQuery } from '../src/shared/raw-query.js';
 import { ApiKeySchema } from '../src/teams/api-key.entity.js';
@@ -158,20 +158,20 @@ async function insertEventRows(em: EntityManager, rows: EventFixture[]): Promise
 
 /** Inserts a cron row directly, bypassing the API. */
 export async function makeCron(em: EntityManager, teamId: string, overrides: Partial<Cron> = {}) {
-  const cron = em.create(CronSchema, cronRow(teamId, overrides));
-  await em.flush();
+  const cron = cronRow(teamId, overrides);
+  await insertCrons(em, [cron]);
   return cron;
 }
 
-/** Inserts `count` cron rows in one flush; `overrides(i)` customises the i-th. */
+/** Inserts `count` cron rows at once; `overrides(i)` customises the i-th. */
 export async function makeCrons(
   em: EntityManager,
   teamId: string,
   count: number,
   overrides: (i: number) => Partial<Cron> = () => ({}),
 ) {
-  const crons = Array.from({ length: count }, (_, i) => em.create(CronSchema, cronRow(teamId, overrides(i))));
-  await em.flush();
+  const crons = Array.from({ length: count }, (_, i) => cronRow(teamId, overrides(i)));
+  await insertCrons(em, crons);
   return crons;
 }
 

@@ -1,17 +1,14 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import { type EventRequest, type Timers, newEventId, nextOccurrences } from '@webhook-scheduler/scheduler';
-import { asDate, rawQuery } from '../shared/raw-query.js';
+import { rawQuery } from '../shared/raw-query.js';
 import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
+import { CRON_COLUMNS, type Cron, type CronRecord, toCron } from './cron-store.js';
 
-/** The fields of a cron that its events copy. */
-export interface CronDefinition extends EventRequest {
-  id: string;
-  teamId: string;
-  cronExpression: string;
-  timezone: string | null;
-  materializedUntil: Date | null;
-}
+/** The fields of a cron that its occurrences need: its schedule, how far it is materialized, and what its events copy. */
+export type CronDefinition = Pick<
+  Cron,
+  'id' | 'teamId' | 'cronExpression' | 'timezone' | 'materializedUntil' | keyof EventRequest
+>;
 
 /** At most this many events are materialized for one cron at a time. */
 const MAX_MATERIALIZED = 100;
@@ -77,36 +74,6 @@ export async function materializeOccurrences(
   return events.length;
 }
 
-interface CronRow {
-  id: string;
-  team_id: string;
-  cron_expression: string;
-  timezone: string | null;
-  webhook_url: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retry_config: RetryConfig | null;
-  timeout_ms: number | null;
-  materialized_until: Date | string | null;
-}
-
-function toCronDefinition(row: CronRow): CronDefinition {
-  return {
-    id: row.id,
-    teamId: row.team_id,
-    cronExpression: row.cron_expression,
-    timezone: row.timezone,
-    webhookUrl: row.webhook_url,
-    method: row.method,
-    headers: row.headers,
-    payload: row.payload,
-    retryConfig: row.retry_config,
-    timeoutMs: row.timeout_ms,
-    materializedUntil: row.materialized_until === null ? null : asDate(row.materialized_until),
-  };
-}
-
 /**
  * Up to `limit` active crons whose occurrences run out within `horizonMs`, never materialized first,
  * locked (`for no key update`); crons another transaction holds are skipped. A range of
@@ -117,10 +84,9 @@ export async function cronsRunningOut(
   horizonMs: number,
   limit: number,
 ): Promise<CronDefinition[]> {
-  const rows = await rawQuery<CronRow>(
+  const rows = await rawQuery<CronRecord>(
     tx,
-    `select id, team_id, cron_expression, timezone, webhook_url, method, headers, payload, retry_config,
-            timeout_ms, materialized_until
+    `select ${CRON_COLUMNS}
      from crons
      where is_active
        and coalesce(materialized_until, '-infinity') < statement_timestamp() + $1 * interval '1 millisecond'
@@ -129,7 +95,7 @@ export async function cronsRunningOut(
      for no key update skip locked`,
     [horizonMs, limit],
   );
-  return rows.map(toCronDefinition);
+  return rows.map(toCron);
 }
 
 /**

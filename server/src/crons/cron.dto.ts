@@ -1,6 +1,6 @@
 import { retryConfigDto } from '../shared/retry-config.dto.js';
 import type { Cron as CronDto } from '@webhook-scheduler/contract';
-import type { Cron } from './cron.entity.js';
+import type { Cron } from './cron-store.js';
 import { nextRun } from './cron.rules.js';
 
 /** The cron as the API shows it; `next_run_at` is the schedule's next occurrence after `now`. */

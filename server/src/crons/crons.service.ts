@@ -3,7 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParsedCronInput, ParsedCronPatch, TeamLimits } from '@webhook-scheduler/contract';
 import { describeCron, newEventId } from '@webhook-scheduler/scheduler';
 import { askForActiveCronsQuota } from '../shared/quota-check.js';
-import { rawQuery } from '../shared/raw-query.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { cronIntervalIssues, requestSizeIssues } from '../limits/limits.rules.js';
 import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
@@ -13,7 +12,16 @@ import { insertPendingEvents } from '../events/store/pending-events.js';
 import { pendingQuotaOf, withinQuotas } from '../limits/quota-at-commit.js';
 import { type Page, assertPageInRange } from '../shared/page.js';
 import type { Scheduling } from '../shared/scheduling.js';
-import { type Cron, CronSchema } from './cron.entity.js';
+import {
+  type Cron,
+  type CronLock,
+  countCrons,
+  deleteCronRow,
+  findCron,
+  insertCrons,
+  pageOfCrons,
+  saveCron,
+} from './cron-store.js';
 import { materializeOccurrences } from './cron-occurrences.js';
 import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
 import { activeTraceContext } from '../tracing/trace-context.js';
@@ -52,13 +60,11 @@ function validDefinition(input: ParsedCronInput, limits: TeamLimits, now: Date, 
 }
 
 export async function listCrons(em: EntityManager, teamId: string, query: ListQuery): Promise<Page<Cron>> {
-  const where = query.is_active === undefined ? { teamId } : { teamId, isActive: query.is_active };
-  const total = await em.count(CronSchema, where);
+  const total = await countCrons(em, teamId, query.is_active);
   assertPageInRange(query, total);
   if (total === 0) return { items: [], total };
-  const items = await em.find(CronSchema, where, {
-    // Newest first, id as the tie-break, so pages are stable.
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  const items = await pageOfCrons(em, teamId, {
+    isActive: query.is_active,
     limit: query.limit,
     offset: query.page * query.limit,
   });
@@ -87,7 +93,7 @@ export async function createCron(
   return withinQuotas(em, (writer) =>
     writer.transactional(async (tx) => {
       if (changes.isActive) await askForActiveCronsQuota(tx, teamId, limits.max_active_crons);
-      const created = tx.create(CronSchema, {
+      const created: Cron = {
         id: randomUUID(),
         teamId,
         ...changes,
@@ -98,8 +104,8 @@ export async function createCron(
         pausedReason: null,
         createdAt: now,
         updatedAt: now,
-      });
-      await tx.flush();
+      };
+      await insertCrons(tx, [created]);
       await materialize(tx, created, now, scheduling);
       return created;
     }),
@@ -107,7 +113,7 @@ export async function createCron(
 }
 
 export async function getCron(em: EntityManager, teamId: string, id: string): Promise<Cron> {
-  const cron = await em.findOne(CronSchema, { id, teamId });
+  const cron = await findCron(em, teamId, id);
   if (!cron) throw new NotFoundError('Cron');
   return cron;
 }
@@ -118,18 +124,8 @@ export async function getCron(em: EntityManager, teamId: string, id: string): Pr
  * to insert one of its events. Another team's cron is not found. The first of the locks a cron
  * write takes, in the order of docs/guides/operations.md ("Locks").
  */
-async function lockedCron(
-  tx: EntityManager,
-  teamId: string,
-  id: string,
-  mode: 'no key update' | 'update' | 'key share',
-): Promise<Cron> {
-  const [held] = await rawQuery<{ id: string }>(
-    tx,
-    `select id from crons where id = $1 and team_id = $2 for ${mode}`,
-    [id, teamId],
-  );
-  const found = held && (await tx.findOne(CronSchema, { id, teamId }));
+async function lockedCron(tx: EntityManager, teamId: string, id: string, mode: CronLock): Promise<Cron> {
+  const found = await findCron(tx, teamId, id, mode);
   if (!found) throw new NotFoundError('Cron');
   return found;
 }
@@ -149,18 +145,18 @@ async function redefine(
   const change = cronChange(found, changes);
   if (change === 'none') return found;
   if (change === 'settings') {
-    tx.assign(found, { pauseAfterFailures: changes.pauseAfterFailures, updatedAt: now });
-    await tx.flush();
-    return found;
+    const changed = { ...found, pauseAfterFailures: changes.pauseAfterFailures, updatedAt: now };
+    await saveCron(tx, changed);
+    return changed;
   }
   if (changes.isActive && !found.isActive)
     await askForActiveCronsQuota(tx, found.teamId, limits.max_active_crons);
   const health = resumedHealth(found.isActive, changes.isActive);
-  tx.assign(found, { ...changes, ...health, materializedUntil: null, updatedAt: now });
-  await tx.flush();
+  const redefined = { ...found, ...changes, ...health, materializedUntil: null, updatedAt: now };
+  await saveCron(tx, redefined);
   await dropPendingEventsOfCron(tx, found.id, now);
-  await materialize(tx, found, now, scheduling);
-  return found;
+  await materialize(tx, redefined, now, scheduling);
+  return redefined;
 }
 
 /** Replaces the cron, drops its pending events and materializes the new schedule, in one transaction. */
@@ -247,10 +243,9 @@ export async function triggerCron(
 /** Deletes the cron and every event it created, in one transaction. */
 export async function deleteCron(em: EntityManager, teamId: string, id: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const cron = await lockedCron(tx, teamId, id, 'update');
+    await lockedCron(tx, teamId, id, 'update');
     await deleteEventsOfCron(tx, id);
-    tx.remove(cron);
-    await tx.flush();
+    await deleteCronRow(tx, id);
   });
 }
 
@@ -264,14 +259,4 @@ export function previewCron(
   if ('issues' in preview) throw new ValidationError(preview.issues);
   const description = describeCron(query.cron_expression) ?? null;
   return { timezone: timezone ?? 'UTC', occurrences: preview.occurrences, description };
-}
-
-/** How many active crons the team has. */
-export async function countActiveCrons(em: EntityManager, teamId: string): Promise<number> {
-  const [row] = await rawQuery<{ count: string }>(
-    em,
-    'select count(*) as count from crons where team_id = $1 and is_active',
-    [teamId],
-  );
-  return Number(row?.count ?? 0);
 }

@@ -1,7 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { ClientConfig } from 'pg';
-import { CronSchema } from '../crons/cron.entity.js';
 import { ApiKeySchema } from '../teams/api-key.entity.js';
 import { TeamMemberSchema } from '../teams/team-member.entity.js';
 import { TeamSchema } from '../teams/team.entity.js';
@@ -9,7 +8,7 @@ import { UserSchema } from '../users/user.entity.js';
 import { migrations } from './migrations/index.js';
 
 /** Every entity of the service. */
-export const entities = [TeamSchema, ApiKeySchema, CronSchema, UserSchema, TeamMemberSchema];
+export const entities = [TeamSchema, ApiKeySchema, UserSchema, TeamMemberSchema];
 
 /** Creates the ORM over one PostgreSQL database; `connection` is passed to `pg` as is (TLS included). */
 export async function createOrm(connection: ClientConfig, poolSize: number): Promise<MikroORM> {

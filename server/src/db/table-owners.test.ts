@@ -35,7 +35,6 @@ const OWNERS: Record<string, string> = {
 };
 
 const ENTITIES: Record<string, string> = {
-  'crons/cron.entity': 'crons',
   'teams/team.entity': 'teams',
   'teams/team-member.entity': 'teams',
   'teams/api-key.entity': 'teams',

@@ -65,6 +65,10 @@ export function asDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
+/** A JSON column's parameter: SQL NULL for null (a `null` payload means no body). */
+export const jsonParam = (value: unknown): string | null =>
+  value === null || value === undefined ? null : JSON.stringify(value);
+
 /** The entity manager's connection (its transaction when it has one) for the scheduler's own statements. */
 export function sqlExecutor(em: EntityManager): SqlExecutor {
   return { query: (sql, params) => rawQuery(em, sql, params) };

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventRequest, type Timers, webhookOrigin } from '@webhook-scheduler/scheduler';
-import { rawQuery, sqlExecutor } from '../../shared/raw-query.js';
+import { jsonParam, rawQuery, sqlExecutor } from '../../shared/raw-query.js';
 import { requestBytes } from '../../shared/request-bytes.js';
-import { type EventRow, eventColumns, jsonParam } from './event-row.js';
+import { type EventRow, eventColumns } from './event-row.js';
 
 /** What a client defines of an event. */
 export interface EventDefinition extends EventRequest {

@@ -75,7 +75,3 @@ export function eventColumns(table = 'events'): string {
     column === 'status' ? `${shownStatus(table)} as status` : `${table}.${column}`,
   ).join(', ');
 }
-
-/** A JSON column's parameter: SQL NULL for null (a `null` payload means no body). */
-export const jsonParam = (value: unknown): string | null =>
-  value === null || value === undefined ? null : JSON.stringify(value);
