@@ -1,6 +1,7 @@
 import { retryAfter } from './retry-after.rules.js';
 import { nextRetryDelay } from './retry-policy.js';
 import type { AttemptRecord, ClaimedAttempt, RetryAttempt, WebhookOutcome } from './ports.js';
+import { requestOf } from './event-request.js';
 
 /** How many times one attempt may be claimed before an ever-expiring lease counts as a failure. */
 export const MAX_CLAIMS = 3;
@@ -71,12 +72,7 @@ export function planRecord(
           teamId: attempt.teamId,
           cronId: attempt.cronId,
           originalId: attempt.originalId,
-          webhookUrl: attempt.webhookUrl,
-          method: attempt.method,
-          headers: attempt.headers,
-          payload: attempt.payload,
-          retryConfig: attempt.retryConfig,
-          timeoutMs: attempt.timeoutMs,
+          ...requestOf(attempt),
           traceContext: attempt.traceContext,
         };
   const finalStatus = outcome.ok ? 'success' : 'failed';

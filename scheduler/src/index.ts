@@ -4,6 +4,7 @@ export { createDnsResolve, limited, type DnsResolveOptions } from './delivery/dn
 export { allowedHostsProblem } from './delivery/ssrf-guard.js';
 export { webhookOrigin } from './delivery/origin.js';
 export { newEventId } from './event-id.js';
+export { requestOf } from './event-request.js';
 export {
   countPerMinute,
   cronProblem,

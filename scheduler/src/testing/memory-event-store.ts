@@ -10,6 +10,7 @@ import type {
 import { webhookOrigin } from '../delivery/origin.js';
 import { type Candidate, backlogCandidates, chooseClaims, slotCandidates } from './memory-claims.js';
 import { type MemoryCron, occurrencesToAdd } from './memory-crons.js';
+import { requestOf } from '../event-request.js';
 
 /** One stored event: the columns the delivery statements read and write. */
 export type MemoryEvent = Omit<RetryAttempt, 'originalId'> &
@@ -242,12 +243,7 @@ export class MemoryEventStore implements EventStore {
       originalId: event.retryOf ?? event.id,
       attempt: event.attempt,
       scheduledAt: event.scheduledAt,
-      webhookUrl: event.webhookUrl,
-      method: event.method,
-      headers: event.headers,
-      payload: event.payload,
-      retryConfig: event.retryConfig,
-      timeoutMs: event.timeoutMs,
+      ...requestOf(event),
       leaseToken: event.leaseToken ?? '',
       claimCount: event.claimCount,
       signingSecrets: this.#secrets(event.teamId),

@@ -1,5 +1,11 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { type EventRequest, type Timers, newEventId, nextOccurrences } from '@webhook-scheduler/scheduler';
+import {
+  type EventRequest,
+  type Timers,
+  newEventId,
+  nextOccurrences,
+  requestOf,
+} from '@webhook-scheduler/scheduler';
 import { rawQuery } from '../shared/raw-query.js';
 import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
 import { CRON_COLUMNS, type Cron, type CronRecord, toCron } from './cron-store.js';
@@ -39,12 +45,7 @@ function occurrencesOf(
     retryOf: null,
     attempt: 0,
     scheduledAt,
-    webhookUrl: cron.webhookUrl,
-    method: cron.method,
-    headers: cron.headers,
-    payload: cron.payload,
-    retryConfig: cron.retryConfig,
-    timeoutMs: cron.timeoutMs,
+    ...requestOf(cron),
   }));
   return { events, until: times.at(-1) ?? new Date(now.getTime() + RETRY_EMPTY_AFTER_MS) };
 }

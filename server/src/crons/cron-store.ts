@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
 import { asDate, jsonParam, rawQuery } from '../shared/raw-query.js';
 import type { CronFields } from './cron.rules.js';
+import { type RequestColumns, requestFrom } from '../shared/request-columns.js';
 
 /**
  * The `crons` table, in bound SQL like every statement on it (the top-up's and the outcome
@@ -23,17 +23,11 @@ export interface Cron extends CronFields {
   updatedAt: Date;
 }
 
-export interface CronRecord {
+export interface CronRecord extends RequestColumns {
   id: string;
   team_id: string;
   cron_expression: string;
   timezone: string | null;
-  webhook_url: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retry_config: RetryConfig | null;
-  timeout_ms: number | null;
   is_active: boolean;
   pause_after_failures: number | null;
   consecutive_failures: number;
@@ -79,12 +73,7 @@ export function toCron(row: CronRecord): Cron {
     teamId: row.team_id,
     cronExpression: row.cron_expression,
     timezone: row.timezone,
-    webhookUrl: row.webhook_url,
-    method: row.method,
-    headers: row.headers,
-    payload: row.payload,
-    retryConfig: row.retry_config,
-    timeoutMs: row.timeout_ms,
+    ...requestFrom(row),
     isActive: row.is_active,
     pauseAfterFailures: row.pause_after_failures,
     consecutiveFailures: row.consecutive_failures,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ParsedCronInput, ParsedCronPatch, TeamLimits } from '@webhook-scheduler/contract';
-import { describeCron, newEventId } from '@webhook-scheduler/scheduler';
+import { describeCron, newEventId, requestOf } from '@webhook-scheduler/scheduler';
 import { askForActiveCronsQuota } from '../shared/quota-check.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { cronIntervalIssues, requestSizeIssues } from '../limits/limits.rules.js';
@@ -26,6 +26,7 @@ import { materializeOccurrences } from './cron-occurrences.js';
 import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
 import { activeTraceContext } from '../tracing/trace-context.js';
 import { timeoutIssues } from '../shared/timeout.rules.js';
+import { requestFrom } from '../shared/request-columns.js';
 
 type ListQuery = { page: number; limit: number; is_active?: boolean | undefined };
 
@@ -48,12 +49,7 @@ function validDefinition(input: ParsedCronInput, limits: TeamLimits, now: Date, 
   return {
     cronExpression: input.cron_expression.trim(),
     timezone: input.timezone,
-    webhookUrl: input.webhook_url,
-    method: input.method,
-    headers: input.headers,
-    payload: input.payload,
-    retryConfig: input.retry_config,
-    timeoutMs: input.timeout_ms,
+    ...requestFrom(input),
     isActive: input.is_active,
     pauseAfterFailures: input.pause_after_failures,
   };
@@ -221,12 +217,7 @@ export async function triggerCron(
         retryOf: null,
         attempt: 0,
         scheduledAt: now,
-        webhookUrl: cron.webhookUrl,
-        method: cron.method,
-        headers: cron.headers,
-        payload: cron.payload,
-        retryConfig: cron.retryConfig,
-        timeoutMs: cron.timeoutMs,
+        ...requestOf(cron),
         triggered: true,
         traceContext: activeTraceContext(),
       };

@@ -28,6 +28,7 @@ import {
 } from './store/event-queries.js';
 import { type PendingEvent, insertPendingEvents } from './store/pending-events.js';
 import { manualEvent } from './manual-event.js';
+import { requestFrom } from '../shared/request-columns.js';
 
 type ListQuery = {
   page: number;
@@ -58,15 +59,7 @@ function validDefinition(
 }
 
 function toDefinition(input: ParsedEventInput): EventDefinition {
-  return {
-    webhookUrl: input.webhook_url,
-    scheduledAt: new Date(input.scheduled_at),
-    method: input.method,
-    headers: input.headers,
-    payload: input.payload,
-    retryConfig: input.retry_config,
-    timeoutMs: input.timeout_ms,
-  };
+  return { ...requestFrom(input), scheduledAt: new Date(input.scheduled_at) };
 }
 
 function refuse(refusal: Refusal | undefined): void {

@@ -3,6 +3,7 @@ import { activeTraceContext } from '../tracing/trace-context.js';
 import type { EventDefinition } from './store/event-changes.js';
 import type { EventRow } from './store/event-row.js';
 import type { PendingEvent } from './store/pending-events.js';
+import { requestFrom } from '../shared/request-columns.js';
 
 /** A new manual original event of the team. */
 export function manualEvent(teamId: string, changes: EventDefinition): PendingEvent {
@@ -13,15 +14,7 @@ export function manualEvent(teamId: string, changes: EventDefinition): PendingEv
 /** A replay of a finished event: its request and timeout, due now, with `replay_of` its id (no cron). */
 export function replayOf(teamId: string, source: EventRow, now: Date): PendingEvent {
   return {
-    ...manualEvent(teamId, {
-      webhookUrl: source.webhook_url,
-      scheduledAt: now,
-      method: source.method,
-      headers: source.headers,
-      payload: source.payload,
-      retryConfig: source.retry_config,
-      timeoutMs: source.timeout_ms,
-    }),
+    ...manualEvent(teamId, { ...requestFrom(source), scheduledAt: now }),
     replayOf: source.id,
   };
 }

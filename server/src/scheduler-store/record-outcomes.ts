@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronPausedAlertData, EventFailedAlertData } from '@webhook-scheduler/contract';
-import type { AttemptRecord, RetryAttempt, Timers } from '@webhook-scheduler/scheduler';
+import { type AttemptRecord, type RetryAttempt, type Timers, requestOf } from '@webhook-scheduler/scheduler';
 import { cronHealthCtes, cronPausedData, lockCrons } from '../crons/cron-outcomes.js';
 import { type RaisedAlert, alertEvent } from '../events/store/alert-events.js';
 import { dropPendingEventsOfCron } from '../events/store/event-changes.js';
@@ -78,12 +78,7 @@ const retryEvent = (retry: RetryAttempt, triggered: boolean): PendingEvent => ({
   retryOf: retry.originalId,
   attempt: retry.attempt,
   scheduledAt: retry.scheduledAt,
-  webhookUrl: retry.webhookUrl,
-  method: retry.method,
-  headers: retry.headers,
-  payload: retry.payload,
-  retryConfig: retry.retryConfig,
-  timeoutMs: retry.timeoutMs,
+  ...requestOf(retry),
   triggered,
   traceContext: retry.traceContext,
 });

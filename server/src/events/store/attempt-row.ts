@@ -1,6 +1,7 @@
 import type { ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { asDate } from '../../shared/raw-query.js';
 import type { EventRow } from './event-row.js';
+import { requestFrom } from '../../shared/request-columns.js';
 
 /** An event as the scheduler reads it to make an attempt: the row, its queue row's lease, the team's secrets. */
 
@@ -39,12 +40,7 @@ export function toAttempt(row: AttemptRow): ClaimedAttempt {
     originalId: row.retry_of ?? row.id,
     attempt: row.attempt,
     scheduledAt: asDate(row.scheduled_at),
-    webhookUrl: row.webhook_url,
-    method: row.method,
-    headers: row.headers,
-    payload: row.payload,
-    retryConfig: row.retry_config,
-    timeoutMs: row.timeout_ms,
+    ...requestFrom(row),
     leaseToken: row.lease_token,
     claimCount: row.claim_count,
     signingSecrets: row.previous_signing_secret

@@ -1,11 +1,12 @@
-import type { EventStatus, HttpMethod, RetryConfig } from '@webhook-scheduler/contract';
+import type { EventStatus } from '@webhook-scheduler/contract';
+import type { RequestColumns } from '../../shared/request-columns.js';
 
 /**
  * An `events` row as the API shows it, as PostgreSQL returns it (timestamps as text, JSON parsed).
  * This folder owns the `events` table and its `event_queue`: every statement on them lives here, with
  * this one column list.
  */
-export interface EventRow {
+export interface EventRow extends RequestColumns {
   id: string;
   team_id: string;
   cron_id: string | null;
@@ -14,13 +15,6 @@ export interface EventRow {
   scheduled_at: string;
   executed_at: string | null;
   status: EventStatus;
-  webhook_url: string;
-  method: HttpMethod;
-  headers: Record<string, string> | null;
-  payload: unknown;
-  retry_config: RetryConfig | null;
-  /** null: the service's `WEBHOOK_TIMEOUT_MS`. */
-  timeout_ms: number | null;
   response_status: number | null;
   response_headers: Record<string, string> | null;
   response_body: string | null;

@@ -4,6 +4,7 @@ import { preparedQuery, rawQuery, sqlExecutor } from '../../shared/raw-query.js'
 import { requestBytes } from '../../shared/request-bytes.js';
 import { type EventRow, eventColumns } from './event-row.js';
 import { ASK_FOR_PENDING_QUOTA, type PendingQuota, pendingQuotaCheck } from '../../shared/quota-check.js';
+import { requestColumns } from '../../shared/request-columns.js';
 
 /** An event to schedule: from the API, a retry attempt, a cron occurrence — every pending event. */
 export interface PendingEvent extends EventRequest {
@@ -54,13 +55,8 @@ function insertedRow(event: PendingEvent) {
     alert: event.alert ?? false,
     attempt: event.attempt,
     scheduled_at: event.scheduledAt,
-    webhook_url: event.webhookUrl,
+    ...requestColumns(event),
     destination: webhookOrigin(event.webhookUrl),
-    method: event.method,
-    headers: event.headers,
-    payload: event.payload,
-    retry_config: event.retryConfig,
-    timeout_ms: event.timeoutMs,
     request_bytes: requestBytes(event),
     trace_context: event.traceContext ?? null,
   };
