@@ -6,7 +6,7 @@ import { generateApiKey } from '../src/teams/api-key.rules.js';
 import { type Cron, insertCrons } from '../src/crons/cron-store.js';
 import type { EventStatus } from '@webhook-scheduler/contract';
 import { rawQuery } from '../src/shared/raw-query.js';
-import { ApiKeySchema } from '../src/teams/api-key.entity.js';
+import { insertApiKey } from '../src/teams/api-key-store.js';
 
 // Cron-made originals are unique per (cron_id, scheduled_at): every factory event gets its own time.
 let sequence = 0;
@@ -204,8 +204,9 @@ export async function makeApiKey(
   overrides: { expiresAt?: Date | null; revokedAt?: Date | null } = {},
 ): Promise<{ keyId: string; key: string }> {
   const generated = generateApiKey();
-  const apiKey = em.create(ApiKeySchema, {
-    id: randomUUID(),
+  const keyId = randomUUID();
+  await insertApiKey(em, {
+    id: keyId,
     teamId,
     name: 'factory',
     prefix: generated.prefix,
@@ -214,9 +215,9 @@ export async function makeApiKey(
     expiresAt: overrides.expiresAt ?? null,
     revokedAt: overrides.revokedAt ?? null,
     lastUsedAt: null,
+    createdBy: null,
   });
-  await em.flush();
-  return { keyId: apiKey.id, key: generated.key };
+  return { keyId, key: generated.key };
 }
 
 /** A team inserted directly, for store tests without the sign-up flow. */

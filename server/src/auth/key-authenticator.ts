@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { findKeyByHash, recordKeyUse } from '../teams/api-key-lookup.js';
+import { findKeyByHash, recordKeyUse } from '../teams/api-key-store.js';
 import {
   bearerToken,
   hashApiKey,

@@ -1,6 +1,6 @@
 import pg, { type ClientConfig } from 'pg';
 import type { Logger } from 'pino';
-import type { KeyCredentials } from '../teams/api-key-lookup.js';
+import type { KeyCredentials } from '../teams/api-key-store.js';
 
 /** What authentication needs to know of a stored key, as the owner of api_keys reads it. */
 export type CachedKey = KeyCredentials;

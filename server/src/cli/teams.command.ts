@@ -5,7 +5,8 @@ import { setTeamLimits } from '../limits/team-limits.service.js';
 import { teamLimitsReport } from '../usage/team-usage.js';
 import { addOwnerByEmail } from '../teams/members.service.js';
 import { getAlertUrl, setAlertUrl } from '../teams/team-alerts.service.js';
-import { createTeam, getSigningSecrets, listTeams, rotateSigningSecret } from '../teams/teams.service.js';
+import { listTeams } from '../teams/team-store.js';
+import { createTeam, getSigningSecrets, rotateSigningSecret } from '../teams/teams.service.js';
 import { type CliContext, CliError, report, requireUuid, withDatabase } from './context.js';
 import { teamsTracingCommand } from './tracing.command.js';
 

@@ -8,7 +8,7 @@ import {
   RESET_LINK_VALID_MS,
   createPasswordResetLink,
 } from '../users/password-resets.service.js';
-import { findUserByEmail } from '../users/users.service.js';
+import { findUserByEmail } from '../users/user-store.js';
 import { type CliContext, CliError, report, withDatabase } from './context.js';
 
 function parseEmail(value: string): string {

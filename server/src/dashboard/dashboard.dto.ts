@@ -7,9 +7,10 @@ import type {
   User as UserDto,
 } from '@webhook-scheduler/contract';
 import type { InviteView } from '../teams/invites.service.js';
-import type { MemberRow, MyTeamRow } from '../teams/members.service.js';
-import type { ApiKeyView, SigningSecrets } from '../teams/teams.service.js';
-import type { UserView } from '../users/users.service.js';
+import type { ApiKeyView } from '../teams/api-key-store.js';
+import type { MemberRow, MyTeamRow } from '../teams/member-store.js';
+import type { SigningSecrets } from '../teams/teams.service.js';
+import type { UserView } from '../users/user-store.js';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

@@ -2,13 +2,8 @@ import { initServer } from '@ts-rest/express';
 import { dashboardContract } from '@webhook-scheduler/contract';
 import type { RouteDeps } from '../http/deps.js';
 import { sessionOf } from '../sessions/session.middleware.js';
-import {
-  addMember,
-  createTeamFor,
-  listMembers,
-  listMyTeams,
-  removeMember,
-} from '../teams/members.service.js';
+import { listMyTeams } from '../teams/member-store.js';
+import { addMember, createTeamFor, listMembers, removeMember } from '../teams/members.service.js';
 import { setTeamAlerts, showTeamAlerts } from '../teams/team-settings.service.js';
 import { memberTeamLimits } from '../usage/team-usage.js';
 import { toMemberDto, toMyTeamDto } from './dashboard.dto.js';

@@ -1,19 +1,16 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { ClientConfig } from 'pg';
-import { ApiKeySchema } from '../teams/api-key.entity.js';
-import { TeamMemberSchema } from '../teams/team-member.entity.js';
-import { TeamSchema } from '../teams/team.entity.js';
-import { UserSchema } from '../users/user.entity.js';
 import { migrations } from './migrations/index.js';
 
-/** Every entity of the service. */
-export const entities = [TeamSchema, ApiKeySchema, UserSchema, TeamMemberSchema];
-
-/** Creates the ORM over one PostgreSQL database; `connection` is passed to `pg` as is (TLS included). */
+/**
+ * Creates the ORM over one PostgreSQL database; `connection` is passed to `pg` as is (TLS included).
+ * It has no entities: every owner persists in bound SQL (shared/raw-query.ts), and MikroORM is the
+ * connection, the transactions and the migrations.
+ */
 export async function createOrm(connection: ClientConfig, poolSize: number): Promise<MikroORM> {
   return MikroORM.init({
-    entities,
+    entities: [],
     dbName: connection.database ?? 'postgres',
     ...(connection.host ? { host: connection.host } : {}),
     ...(connection.port ? { port: connection.port } : {}),
@@ -41,6 +38,7 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
     allowGlobalContext: false,
     forceUtcTimezone: true,
     ensureDatabase: false,
-    discovery: { checkDuplicateTableNames: true },
+    // Without this, MikroORM refuses to start with no entities.
+    discovery: { warnWhenNoEntities: false },
   });
 }

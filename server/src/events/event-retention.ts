@@ -7,7 +7,7 @@ import {
   type RunControl,
   createExclusiveJob,
 } from '../shared/exclusive-job.js';
-import { teamIds } from '../teams/teams.service.js';
+import { teamIds } from '../teams/team-store.js';
 import { deleteExpiredChains } from './store/expiry.js';
 import { retentionCutoff } from './retention.rules.js';
 

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { ApiCaller } from './deps.js';
 import { SESSION_COOKIE, changesState, csrfMatches, readCookie } from '../sessions/session.rules.js';
 import { resumeSession } from '../sessions/sessions.service.js';
-import { memberRole } from '../teams/members.service.js';
+import { memberRole } from '../teams/member-store.js';
 import type { Authenticate } from '../auth/key-authenticator.js';
 
 interface ApiAuthDeps {

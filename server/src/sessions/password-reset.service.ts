@@ -3,7 +3,7 @@ import { clearThrottle } from '../auth/throttle.service.js';
 import { AppError } from '../errors.js';
 import type { PasswordHasher } from '../users/password.js';
 import { checkPasswordReset, usePasswordReset } from '../users/password-resets.service.js';
-import { findUser, replacePasswordHash } from '../users/users.service.js';
+import { findUser, replacePasswordHash } from '../users/user-store.js';
 import { type StartedSession, endUserSessions, startSession } from './sessions.service.js';
 import { signInEmailKey } from './sign-in.service.js';
 

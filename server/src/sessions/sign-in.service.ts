@@ -7,7 +7,7 @@ import type { PasswordHasher } from '../users/password.js';
 import { createUserFromInvite, createUserWithTeam } from '../teams/accounts.service.js';
 import { showInvite } from '../teams/invites.service.js';
 import { signUpRefusal } from './sign-up.rules.js';
-import { findUserByEmail, replacePasswordHash } from '../users/users.service.js';
+import { findUserByEmail, replacePasswordHash } from '../users/user-store.js';
 import { type StartedSession, startSession } from './sessions.service.js';
 
 /** What signing up and in need besides the database. */

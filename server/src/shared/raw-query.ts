@@ -60,6 +60,10 @@ export async function preparedQuery<T>(
   return result.rows as T[];
 }
 
+/** `$1, $2, …, $count`: the placeholders of one row's values. */
+export const placeholders = (count: number): string =>
+  Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ');
+
 /** MikroORM's `pg` type parsers leave timestamps as text; raw rows convert them here. */
 export function asDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
@@ -68,6 +72,13 @@ export function asDate(value: Date | string): Date {
 /** A JSON column's parameter: SQL NULL for null (a `null` payload means no body). */
 export const jsonParam = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
+
+/**
+ * Whether a statement failed on a unique index. A failed {@link rawQuery} throws `pg`'s own error,
+ * whose `code` is the SQLSTATE (23505 here), not one of MikroORM's exceptions.
+ */
+export const isUniqueViolation = (error: unknown): boolean =>
+  error instanceof Error && (error as Error & { code?: unknown }).code === '23505';
 
 /** The entity manager's connection (its transaction when it has one) for the scheduler's own statements. */
 export function sqlExecutor(em: EntityManager): SqlExecutor {

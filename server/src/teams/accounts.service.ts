@@ -1,10 +1,10 @@
-import { type EntityManager, UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, ConflictError, ValidationError } from '../errors.js';
-import { type UserView, createUser, findUser, findUserByEmail } from '../users/users.service.js';
-import { type MyTeamRow, listMyTeams } from './members.service.js';
+import { isUniqueViolation } from '../shared/raw-query.js';
+import { type UserView, createUser, findUser, findUserByEmail } from '../users/user-store.js';
+import { type MyTeamRow, insertMember, listMyTeams } from './member-store.js';
 import { firstTeamName } from './membership.rules.js';
 import { useInvite } from './invites.service.js';
-import { TeamMemberSchema } from './team-member.entity.js';
 import { createTeam } from './teams.service.js';
 
 /** A user's account: the user with the teams they belong to, from sign-up on. */
@@ -30,7 +30,7 @@ async function createUserAnd(
     });
   } catch (error) {
     // Two sign-ups with one email at once: the unique index decides.
-    if (error instanceof UniqueConstraintViolationException) throw new ConflictError(TAKEN);
+    if (isUniqueViolation(error)) throw new ConflictError(TAKEN);
     throw error;
   }
 }
@@ -39,8 +39,7 @@ async function createUserAnd(
 export async function createUserWithTeam(em: EntityManager, email: string, passwordHash: string, now: Date) {
   return createUserAnd(em, email, passwordHash, now, async (tx, user) => {
     const team = await createTeam(tx, firstTeamName(email), now);
-    tx.create(TeamMemberSchema, { teamId: team.id, userId: user.id, role: 'owner', createdAt: now });
-    await tx.flush();
+    await insertMember(tx, { teamId: team.id, userId: user.id, role: 'owner', createdAt: now });
   });
 }
 
@@ -61,8 +60,7 @@ export async function createUserFromInvite(
     ]);
   return createUserAnd(em, email, passwordHash, now, async (tx, user) => {
     const team = await useInvite(tx, token, email, otherEmail, now);
-    tx.create(TeamMemberSchema, { teamId: team.id, userId: user.id, role: team.role, createdAt: now });
-    await tx.flush();
+    await insertMember(tx, { teamId: team.id, userId: user.id, role: team.role, createdAt: now });
   });
 }
 

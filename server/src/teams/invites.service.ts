@@ -20,12 +20,12 @@ import { usableLink } from '../shared/one-time-link.js';
 import { asDate, rawQuery } from '../shared/raw-query.js';
 import { generateSecretToken, hashSecretToken } from '../shared/secret-token.js';
 import { accountExists, emailOfUser } from '../users/user-fragments.js';
-import { findUser, findUserByEmail } from '../users/users.service.js';
-import { type MyTeamRow, memberRole, requireOwner, requireRoomForTeam } from './members.service.js';
-import { TeamMemberSchema } from './team-member.entity.js';
+import { findUser, findUserByEmail } from '../users/user-store.js';
+import { type MyTeamRow, insertMember, memberRole } from './member-store.js';
+import { requireOwner, requireRoomForTeam } from './members.service.js';
 
-// team_invites is read and written here only, in bound SQL: using a link is one conditional
-// statement under a row lock, which the entity API does not express.
+// team_invites is read and written here only: using a link is one conditional statement under a
+// row lock.
 
 /** A pending invite as its team's owners see it. */
 export interface InviteView {
@@ -205,8 +205,7 @@ export async function acceptInvite(
     if (await memberRole(tx, userId, team.id))
       throw new ConflictError('You are a member of this team already.');
     await requireRoomForTeam(tx, userId, maxTeams);
-    tx.create(TeamMemberSchema, { teamId: team.id, userId, role: team.role, createdAt: now });
-    await tx.flush();
+    await insertMember(tx, { teamId: team.id, userId, role: team.role, createdAt: now });
     return team;
   });
 }

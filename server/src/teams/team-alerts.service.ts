@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors.js';
-import { TeamSchema } from './team.entity.js';
+import { findTeam, setTeamSetting } from './team-store.js';
 
 /**
  * The team's failure-alert URL: `event.failed` and `cron.paused` messages are sent there, signed
  * like every webhook of the team (docs/reference/behaviour.md#alerts). Null sends none.
  */
 export async function getAlertUrl(em: EntityManager, teamId: string): Promise<string | null> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
+  const team = await findTeam(em, teamId);
   if (!team) throw new NotFoundError('Team');
   return team.alertUrl;
 }
@@ -19,10 +19,7 @@ export async function setAlertUrl(
   url: string | null,
   now: Date,
 ): Promise<string | null> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
+  const team = await setTeamSetting(em, teamId, 'alertUrl', url, now);
   if (!team) throw new NotFoundError('Team');
-  team.alertUrl = url;
-  team.updatedAt = now;
-  await em.flush();
   return team.alertUrl;
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TeamLimits } from '@webhook-scheduler/contract';
 import { keyExpiryIssues } from './api-key.rules.js';
 import { ValidationError } from '../errors.js';
-import type { ApiKey } from './api-key.entity.js';
+import type { ApiKey } from './api-key-store.js';
 import { getAlertUrl, setAlertUrl } from './team-alerts.service.js';
 import { requireOwner, roleIn } from './members.service.js';
 import {

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../errors.js';
 import { requireOwner, roleIn } from './members.service.js';
-import { TeamSchema } from './team.entity.js';
+import { findTeam, setTeamSetting } from './team-store.js';
 
 /** Whether the team's webhook calls carry the delivery attempt's W3C `traceparent`. */
 export async function getSendTraceparent(em: EntityManager, teamId: string): Promise<boolean> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
+  const team = await findTeam(em, teamId);
   if (!team) throw new NotFoundError('Team');
   return team.sendTraceparent;
 }
@@ -17,11 +17,8 @@ export async function setSendTraceparent(
   on: boolean,
   now: Date,
 ): Promise<boolean> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
+  const team = await setTeamSetting(em, teamId, 'sendTraceparent', on, now);
   if (!team) throw new NotFoundError('Team');
-  team.sendTraceparent = on;
-  team.updatedAt = now;
-  await em.flush();
   return team.sendTraceparent;
 }
 

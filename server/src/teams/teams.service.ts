@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type EntityManager, LockMode } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TeamLimits } from '@webhook-scheduler/contract';
 import { generateApiKey } from './api-key.rules.js';
 import { NotFoundError, QuotaExceededError } from '../errors.js';
@@ -7,20 +7,12 @@ import { quotaRefusal } from '../limits/limits.rules.js';
 import { lockTeamQuotas } from '../limits/quota-locks.js';
 import { readTeamLimits } from '../limits/team-limits.service.js';
 import { rawQuery } from '../shared/raw-query.js';
-import { type ApiKey, ApiKeySchema } from './api-key.entity.js';
+import { type ApiKey, countActiveApiKeys, insertApiKey, keysOfTeam, revokeKey } from './api-key-store.js';
 import { generateSigningSecret } from './signing-secret.rules.js';
-import { type Team, TeamSchema } from './team.entity.js';
+import { type Team, anyTeam, findTeam, insertTeam, saveTeam, teamExists } from './team-store.js';
 
-/** A key as its team sees it: never its hash. An API key entity is one. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-}
+// Reads that are one statement of a store, for the callers of this service (the command line, the
+// upkeep jobs, the usage report, the dashboard's DTOs).
 
 /** A key just created: `key` is shown once and never stored. */
 export interface CreatedKey {
@@ -29,27 +21,19 @@ export interface CreatedKey {
 }
 
 export async function createTeam(em: EntityManager, name: string, now: Date): Promise<Team> {
-  const team = em.create(TeamSchema, {
+  const team: Team = {
     id: randomUUID(),
     name,
     signingSecret: generateSigningSecret(),
     previousSigningSecret: null,
     previousSecretExpiresAt: null,
+    alertUrl: null,
+    sendTraceparent: false,
     createdAt: now,
     updatedAt: now,
-  });
-  await em.flush();
+  };
+  await insertTeam(em, team);
   return team;
-}
-
-/** Every team's id, in id order (the upkeep jobs walk the teams in it). */
-export async function teamIds(em: EntityManager): Promise<string[]> {
-  const rows = await rawQuery<{ id: string }>(em, 'select id from teams order by id');
-  return rows.map((row) => row.id);
-}
-
-export async function listTeams(em: EntityManager): Promise<Team[]> {
-  return em.find(TeamSchema, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
 /**
@@ -62,10 +46,13 @@ export async function createApiKey(
   options: KeyOptions,
   now: Date,
 ): Promise<CreatedKey> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
-  if (!team) throw new NotFoundError('Team');
+  await requireTeam(em, teamId);
+  return insertKey(em, teamId, options, now);
+}
+
+async function insertKey(em: EntityManager, teamId: string, options: KeyOptions, now: Date) {
   const generated = generateApiKey();
-  const apiKey = em.create(ApiKeySchema, {
+  const apiKey: ApiKey = {
     id: randomUUID(),
     teamId,
     name: options.name,
@@ -76,8 +63,8 @@ export async function createApiKey(
     revokedAt: null,
     lastUsedAt: null,
     createdBy: options.createdBy ?? null,
-  });
-  await em.flush();
+  };
+  await insertApiKey(em, apiKey);
   return { apiKey, key: generated.key };
 }
 
@@ -102,36 +89,23 @@ export async function createApiKeyWithinQuota(
   now: Date,
 ): Promise<CreatedKey> {
   return em.transactional(async (tx) => {
-    const team = await tx.findOne(TeamSchema, { id: teamId });
-    if (!team) throw new NotFoundError('Team');
+    await requireTeam(tx, teamId);
     const limit = (await readTeamLimits(tx, teamId, defaults)).max_api_keys;
     await lockTeamQuotas(tx, teamId);
     const refusal = quotaRefusal('api_keys', limit, await countActiveApiKeys(tx, teamId));
     if (refusal) throw new QuotaExceededError(refusal.message, refusal.details);
-    return createApiKey(tx, teamId, options, now);
+    return insertKey(tx, teamId, options, now);
   });
 }
 
 /** Throws NotFoundError unless the team exists. */
 export async function requireTeam(em: EntityManager, teamId: string): Promise<void> {
-  if (!(await em.findOne(TeamSchema, { id: teamId }, { fields: ['id'] }))) throw new NotFoundError('Team');
-}
-
-/** How many API keys of the team work now: neither revoked nor expired (by the database's clock). */
-export async function countActiveApiKeys(em: EntityManager, teamId: string): Promise<number> {
-  const [row] = await rawQuery<{ count: string }>(
-    em,
-    `select count(*) as count from api_keys
-     where team_id = $1 and revoked_at is null and (expires_at is null or expires_at > now())`,
-    [teamId],
-  );
-  return Number(row?.count ?? 0);
+  if (!(await teamExists(em, teamId))) throw new NotFoundError('Team');
 }
 
 export async function listApiKeys(em: EntityManager, teamId: string): Promise<ApiKey[]> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
-  if (!team) throw new NotFoundError('Team');
-  return em.find(ApiKeySchema, { teamId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  await requireTeam(em, teamId);
+  return keysOfTeam(em, teamId);
 }
 
 /**
@@ -144,10 +118,8 @@ export async function revokeApiKey(
   now: Date,
   teamId?: string,
 ): Promise<ApiKey> {
-  const apiKey = await em.findOne(ApiKeySchema, teamId === undefined ? { id: keyId } : { id: keyId, teamId });
+  const apiKey = await revokeKey(em, keyId, now, teamId);
   if (!apiKey) throw new NotFoundError('API key');
-  apiKey.revokedAt ??= now;
-  await em.flush();
   return apiKey;
 }
 
@@ -174,7 +146,7 @@ export async function getSigningSecrets(
   teamId: string,
   now: Date,
 ): Promise<SigningSecrets> {
-  const team = await em.findOne(TeamSchema, { id: teamId });
+  const team = await findTeam(em, teamId);
   if (!team) throw new NotFoundError('Team');
   return secretsOf(team, now);
 }
@@ -189,14 +161,17 @@ export async function rotateSigningSecret(
   now: Date,
 ): Promise<SigningSecrets> {
   return em.transactional(async (tx) => {
-    const team = await tx.findOne(TeamSchema, { id: teamId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const team = await findTeam(tx, teamId, 'update');
     if (!team) throw new NotFoundError('Team');
-    team.previousSigningSecret = team.signingSecret;
-    team.previousSecretExpiresAt = new Date(now.getTime() + SECRET_ROTATION_GRACE_MS);
-    team.signingSecret = generateSigningSecret();
-    team.updatedAt = now;
-    await tx.flush();
-    return secretsOf(team, now);
+    const rotated: Team = {
+      ...team,
+      previousSigningSecret: team.signingSecret,
+      previousSecretExpiresAt: new Date(now.getTime() + SECRET_ROTATION_GRACE_MS),
+      signingSecret: generateSigningSecret(),
+      updatedAt: now,
+    };
+    await saveTeam(tx, rotated);
+    return secretsOf(rotated, now);
   });
 }
 
@@ -206,9 +181,9 @@ export async function rotateSigningSecret(
  */
 export async function ensureDefaultTeam(em: EntityManager, now: Date): Promise<CreatedKey | undefined> {
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(4311120262)');
-    if ((await tx.count(TeamSchema, {})) > 0) return undefined;
+    await rawQuery(tx, 'select pg_advisory_xact_lock(4311120262)');
+    if (await anyTeam(tx)) return undefined;
     const team = await createTeam(tx, 'default', now);
-    return createApiKey(tx, team.id, { name: 'default' }, now);
+    return insertKey(tx, team.id, { name: 'default' }, now);
   });
 }

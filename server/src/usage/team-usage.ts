@@ -5,7 +5,8 @@ import { pendingUsage } from '../events/store/event-queries.js';
 import { type LimitOverrides, effectiveLimits } from '../limits/team-limits.rules.js';
 import { teamLimitOverrides } from '../limits/team-limits.service.js';
 import { roleIn } from '../teams/members.service.js';
-import { countActiveApiKeys, requireTeam } from '../teams/teams.service.js';
+import { countActiveApiKeys } from '../teams/api-key-store.js';
+import { requireTeam } from '../teams/teams.service.js';
 
 /** What the team uses now of its quotas, each counted by the owner of what it counts. */
 export async function teamUsage(em: EntityManager, teamId: string): Promise<TeamUsage> {
