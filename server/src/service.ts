@@ -25,7 +25,7 @@ import { cachedTeamLimits } from './limits/team-limits-cache.js';
 import { type BackgroundJobs, startBackgroundJobs } from './background-jobs.js';
 import { metricsRoute, opsRoutes } from './http/ops.router.js';
 import { createEventStore } from './scheduler-store/event-store.js';
-import type { Scheduling } from './shared/scheduling.js';
+import type { Scheduling } from './shared/scheduling-deps.js';
 import { ensureDefaultTeam } from './teams/teams.service.js';
 import { startTracing } from './tracing/tracing.js';
 import { createPasswordHasher } from './users/password.js';

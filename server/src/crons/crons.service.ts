@@ -11,7 +11,7 @@ import type { EventRow } from '../events/store/event-row.js';
 import { insertPendingEvents } from '../events/store/pending-events.js';
 import { pendingQuotaOf, withinQuotas } from '../limits/quota-at-commit.js';
 import { type Page, assertPageInRange } from '../shared/page.js';
-import type { Scheduling } from '../shared/scheduling.js';
+import type { Scheduling } from '../shared/scheduling-deps.js';
 import {
   type Cron,
   type CronLock,

@@ -8,7 +8,7 @@ import { assertPageInRange } from '../shared/page.js';
 import { askForPendingQuota } from '../shared/quota-check.js';
 import { requestBytes } from '../shared/request-bytes.js';
 import { timeoutIssues } from '../shared/timeout.rules.js';
-import type { Scheduling } from '../shared/scheduling.js';
+import type { Scheduling } from '../shared/scheduling-deps.js';
 import {
   type Refusal,
   batchInputIssues,

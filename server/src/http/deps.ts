@@ -3,7 +3,7 @@ import type { AppRouter } from '@ts-rest/core';
 import type { createExpressEndpoints } from '@ts-rest/express';
 import type { AuthContext } from '../auth/key-authenticator.js';
 import type { TeamLimitsSource } from '../limits/team-limits-cache.js';
-import type { Scheduling } from '../shared/scheduling.js';
+import type { Scheduling } from '../shared/scheduling-deps.js';
 import type { SessionContext } from '../sessions/sessions.service.js';
 import type { SignInDeps } from '../sessions/sign-in.service.js';
 
