@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { asDate, jsonParam, rawQuery } from '../shared/raw-query.js';
 import type { CronFields } from './cron.rules.js';
-import { type RequestColumns, requestFrom } from '../shared/request-columns.js';
+import { REQUEST_COLUMN_NAMES, type RequestColumns, requestFrom } from '../shared/request-columns.js';
 
 /**
  * The `crons` table, in bound SQL like every statement on it (the top-up's and the outcome
@@ -45,12 +45,7 @@ const COLUMNS = [
   'team_id',
   'cron_expression',
   'timezone',
-  'webhook_url',
-  'method',
-  'headers',
-  'payload',
-  'retry_config',
-  'timeout_ms',
+  ...REQUEST_COLUMN_NAMES,
   'is_active',
   'pause_after_failures',
   'consecutive_failures',

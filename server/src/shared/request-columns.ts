@@ -15,6 +15,16 @@ export interface RequestColumns {
   timeout_ms: number | null;
 }
 
+/** The names of the request's columns, in the order of {@link RequestColumns}. */
+export const REQUEST_COLUMN_NAMES = [
+  'webhook_url',
+  'method',
+  'headers',
+  'payload',
+  'retry_config',
+  'timeout_ms',
+] as const satisfies readonly (keyof RequestColumns)[];
+
 /** The request of a row or an API input. */
 export function requestFrom(columns: RequestColumns): EventRequest {
   return {

@@ -1,5 +1,5 @@
 import type { EventStatus } from '@webhook-scheduler/contract';
-import type { RequestColumns } from '../../shared/request-columns.js';
+import { REQUEST_COLUMN_NAMES, type RequestColumns } from '../../shared/request-columns.js';
 
 /**
  * An `events` row as the API shows it, as PostgreSQL returns it (timestamps as text, JSON parsed).
@@ -33,12 +33,7 @@ const COLUMNS = [
   'scheduled_at',
   'executed_at',
   'status',
-  'webhook_url',
-  'method',
-  'headers',
-  'payload',
-  'retry_config',
-  'timeout_ms',
+  ...REQUEST_COLUMN_NAMES,
   'response_status',
   'response_headers',
   'response_body',
