@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, jsonParam, rawQuery } from '../shared/raw-query.js';
+import { asDate, jsonParam, placeholders, rawQuery } from '../shared/raw-query.js';
 import type { CronFields } from './cron.rules.js';
 import { REQUEST_COLUMN_NAMES, type RequestColumns, requestFrom } from '../shared/request-columns.js';
 
@@ -113,7 +113,7 @@ export async function insertCrons(em: EntityManager, crons: Cron[]): Promise<voi
   for (let start = 0; start < crons.length; start += ROWS_PER_INSERT) {
     const chunk = crons.slice(start, start + ROWS_PER_INSERT);
     const values = chunk
-      .map((_, row) => `(${COLUMNS.map((__, i) => `$${row * COLUMNS.length + i + 1}`).join(', ')})`)
+      .map((_, row) => `(${placeholders(COLUMNS.length, row * COLUMNS.length + 1)})`)
       .join(', ');
     await rawQuery(em, `insert into crons (${CRON_COLUMNS}) values ${values}`, chunk.flatMap(rowParams));
   }

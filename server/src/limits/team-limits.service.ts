@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TeamLimits } from '@webhook-scheduler/contract';
-import { rawQuery } from '../shared/raw-query.js';
+import { isForeignKeyViolation, rawQuery } from '../shared/raw-query.js';
 import { NotFoundError } from '../errors.js';
 import { type LimitOverrides, effectiveLimits } from './team-limits.rules.js';
 
@@ -70,12 +70,4 @@ export async function setTeamLimits(
     if (isForeignKeyViolation(error)) throw new NotFoundError('Team');
     throw error;
   }
-}
-
-/** Whether a write failed because a row it refers to (here: the team) does not exist. */
-function isForeignKeyViolation(error: unknown): boolean {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if ((cause as Error & { code?: unknown }).code === '23503') return true;
-  }
-  return false;
 }

@@ -60,9 +60,9 @@ export async function preparedQuery<T>(
   return result.rows as T[];
 }
 
-/** `$1, $2, …, $count`: the placeholders of one row's values. */
-export const placeholders = (count: number): string =>
-  Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ');
+/** `$from, …, $(from + count - 1)`: the placeholders of one row's values. */
+export const placeholders = (count: number, from = 1): string =>
+  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
 
 /** MikroORM's `pg` type parsers leave timestamps as text; raw rows convert them here. */
 export function asDate(value: Date | string): Date {
@@ -74,11 +74,21 @@ export const jsonParam = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);
 
 /**
- * Whether a statement failed on a unique index. A failed {@link rawQuery} throws `pg`'s own error,
- * whose `code` is the SQLSTATE (23505 here), not one of MikroORM's exceptions.
+ * Whether a statement failed with the SQLSTATE `code`. A failed {@link rawQuery} throws `pg`'s own
+ * error (or one whose `cause` is it), not one of MikroORM's exceptions.
  */
-export const isUniqueViolation = (error: unknown): boolean =>
-  error instanceof Error && (error as Error & { code?: unknown }).code === '23505';
+function failedWith(error: unknown, code: string): boolean {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as Error & { code?: unknown }).code === code) return true;
+  }
+  return false;
+}
+
+/** Whether a statement failed on a unique index. */
+export const isUniqueViolation = (error: unknown): boolean => failedWith(error, '23505');
+
+/** Whether a write failed because a row it refers to does not exist (a foreign key). */
+export const isForeignKeyViolation = (error: unknown): boolean => failedWith(error, '23503');
 
 /** The entity manager's connection (its transaction when it has one) for the scheduler's own statements. */
 export function sqlExecutor(em: EntityManager): SqlExecutor {
