@@ -62,7 +62,19 @@ export interface ClaimShares {
    * Teams at destinations: calls held in flight and room left. Within a destination, the teams
    * holding fewest are served first.
    */
-  pairs: { teamId: string; origin: string; held: number; room: number }[];
+  pairs: {
+    teamId: string;
+    origin: string;
+    /** Calls in flight and claimed calls waiting for a place (leased ahead). */
+    held: number;
+    /** Calls a claim may lease: the places not held, and what the team leases ahead. */
+    room: number;
+    /**
+     * Places not held: a slot claim, which serves what falls due in time order, leaves a team at a
+     * destination with none to the backlog's claim. Unset: `room`.
+     */
+    free?: number;
+  }[];
 }
 
 /** A team's own limits for calls to a destination (`PATCH /destinations/{origin}`). */

@@ -127,6 +127,23 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(idsOf(more)).toEqual(idsOf([mine[1]].flatMap((e) => e ?? [])));
   });
 
+  it('leaves a team with no free place at a destination to the backlog’s claim, so a slot’s claim finds the events behind its due ones', async () => {
+    // bench/destinations `shares`: a team leasing ahead at an origin filled the slot claim's
+    // look-ahead (four rows per place) with its own due events, and another team's waited.
+    const t = current();
+    const origin = 'https://busy.example';
+    const mine = [-9, -8, -7, -6, -5].map((s) =>
+      seedEvent(t.now(), team, s * SECOND, { webhookUrl: `${origin}/hook` }),
+    );
+    const theirs = seedEvent(t.now(), other, -1 * SECOND, { webhookUrl: 'https://quiet.example/hook' });
+    await t.seed([...mine, theirs]);
+    const shares = { ...OPEN_SHARES, pairs: [{ teamId: team, origin, held: 10, room: 20, free: 0 }] };
+    const slot = await t.store.claimDue({ ...claimOptions({ limit: 1, shares }), ...slotAround(t.now()) });
+    expect(idsOf(slot)).toEqual([theirs.id]);
+    const backlog = await t.store.claimBacklog(claimOptions({ limit: 2, shares }));
+    expect(idsOf(backlog)).toEqual(idsOf(mine.slice(0, 2)));
+  });
+
   it('serves teams in turn: each team its oldest event before any team its second', async () => {
     const t = current();
     const mine = [-5, -4, -3].map((s) => seedEvent(t.now(), team, s * SECOND));

@@ -60,7 +60,7 @@ export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit
 
 const pairOf = (c: { teamId: string; origin: string }) => `${c.teamId} ${c.origin}`;
 
-/** What a slot claim ranks: its oldest due events, four per place, of teams with room (as in SQL). */
+/** What a slot claim ranks: its oldest due events, four per place, of teams with room and teams at destinations with free places (as in SQL). */
 export const SLOT_LOOKAHEAD = 4;
 
 /** What a backlog claim ranks: of each team, its oldest due events up to its room and the limit. */
@@ -73,8 +73,9 @@ export function backlogCandidates(due: Candidate[], shares: ClaimShares, limit: 
 /** The candidates of a slot claim, given the slot's due events. */
 export function slotCandidates(due: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
   const full = new Set(shares.teams.filter(({ room }) => room === 0).map(({ teamId }) => teamId));
+  const busy = new Set(shares.pairs.filter((pair) => (pair.free ?? pair.room) === 0).map(pairOf));
   return due
-    .filter((c) => !full.has(c.teamId))
+    .filter((c) => !full.has(c.teamId) && !busy.has(pairOf(c)))
     .sort(byTime)
     .slice(0, limit * SLOT_LOOKAHEAD);
 }

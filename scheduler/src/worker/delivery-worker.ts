@@ -15,8 +15,10 @@ import type {
 } from '../ports.js';
 import type { Capacity } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
+import { filledARoom } from './holders.js';
 import type { Shares } from './shares.js';
 import { type CallAnswer, answerOf } from './untried-origins.js';
+import { WaitingStarts } from './waiting-starts.js';
 import type { Wakeup } from './wakeup.js';
 
 export interface DeliveryWorkerOptions {
@@ -56,6 +58,11 @@ export interface DeliveryWorkerDeps {
 }
 
 type Claim = (options: ClaimOptions) => Promise<ClaimedAttempt[]>;
+interface ClaimResult {
+  claimed: number;
+  /** The claim may have left due events: it took its limit or filled a room. */
+  more: boolean;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
@@ -72,10 +79,21 @@ export const RECOVERY_BATCH = 500;
  * each at its time, and hands the outcomes to the writer.
  */
 export class DeliveryWorker {
-  /** Claims run one at a time, so that each sees the shares the previous one took. */
-  #claiming: Promise<unknown> = Promise.resolve();
+  /**
+   * Claims run one at a time in each of two lines, so that each sees the shares the previous one
+   * took: the slots' (what falls due now), never behind a backlog's claim, and the backlog's. A
+   * claim of one line may lease on shares a claim of the other is taking too: then more calls wait
+   * for places ({@link WaitingStarts}), none more start.
+   */
+  readonly #claiming: Record<'due' | 'backlog', Promise<unknown>> = {
+    due: Promise.resolve(),
+    backlog: Promise.resolve(),
+  };
+  readonly #waiting: WaitingStarts;
 
-  constructor(private readonly deps: DeliveryWorkerDeps) {}
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.#waiting = new WaitingStarts(deps.shares);
+  }
 
   /**
    * Delivers the events of the slot `[from, until)`, each as soon as it is due, until `until` has
@@ -85,15 +103,8 @@ export class DeliveryWorker {
    */
   async deliverSlot(from: Date, until: Date, stopping: AbortSignal): Promise<boolean> {
     const inFlight = new Set<Promise<void>>();
-    // With the process full, places free a few at a time, and a slot's claim looking ahead in time
-    // order would hand each to the busiest team's earlier events of the second: the backlog's claim
-    // serves the team holding fewest calls first (bench/README.md, the `slow` scenario).
-    const claim: Claim = (options) =>
-      this.#full(options.limit)
-        ? this.deps.store.claimBacklog(options)
-        : this.deps.store.claimDue({ ...options, from, before: until });
     try {
-      return await this.#slotLoop(from, until, stopping, claim, inFlight);
+      return await this.#slotLoop(from, until, stopping, inFlight);
     } finally {
       await Promise.all(inFlight);
     }
@@ -103,15 +114,30 @@ export class DeliveryWorker {
     from: Date,
     until: Date,
     stopping: AbortSignal,
-    claim: Claim,
     inFlight: Set<Promise<void>>,
   ): Promise<boolean> {
     const { pollMs } = this.deps.options;
+    // A slot's claim reads its oldest due events first. After a claim that filled a room, or with
+    // the process full, those are a busy team's, left for lack of places, and would hide the other
+    // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
+    // the team holding fewest calls first (bench/README.md, the `slow` and `shares` scenarios).
+    let crowded = false;
+    const claim: Claim = (options) =>
+      crowded || this.#full(options.limit)
+        ? this.deps.store.claimBacklog(options)
+        : this.deps.store.claimDue({ ...options, from, before: until });
     while (!stopping.aborted) {
       try {
-        // Claim again after any claim: one that left events for a team at its share excludes it next.
-        if ((await this.#claim(claim, inFlight)) > 0) continue;
+        // Claim again after a claim that may have left due events. Once the slot is over, what is
+        // left of it is the backlog's.
+        const { more } = await this.#claim(claim, 'due', inFlight);
+        crowded = more;
         const now = Date.now();
+        if (more && now >= until.getTime()) {
+          this.deps.backlog.poke();
+          return true;
+        }
+        if (more) continue;
         const next = await this.deps.store.nextDueAt(from, until);
         if (!next && now >= until.getTime()) return true;
         const wake = Math.min(next ? next.getTime() : until.getTime(), now + pollMs);
@@ -139,7 +165,7 @@ export class DeliveryWorker {
         try {
           let full = true;
           while (full && !stopping.aborted) {
-            full = (await this.#claim(claim, inFlight)) === this.deps.options.claimBatch;
+            full = (await this.#claim(claim, 'backlog', inFlight)).claimed === this.deps.options.claimBatch;
           }
         } catch (error) {
           this.deps.logger.warn({ err: error }, 'could not claim the backlog');
@@ -155,25 +181,27 @@ export class DeliveryWorker {
     return places < Math.min(this.deps.options.claimBatch, this.deps.capacity.size);
   }
 
-  async #claim(claim: Claim, inFlight: Set<Promise<void>>): Promise<number> {
+  /** Claims what the shares allow; `more` when it may have left due events (it filled a room). */
+  async #claim(claim: Claim, chain: 'due' | 'backlog', inFlight: Set<Promise<void>>): Promise<ClaimResult> {
     // A claim per place freed would cost a claim per delivery while the process is full.
     const { capacity, options } = this.deps;
     await capacity.room(Math.min(options.claimBatch, fewestPlaces(capacity.size)));
-    const claimed = this.#claiming.then(() => this.#claimNow(claim, inFlight));
-    this.#claiming = claimed.catch(() => undefined);
+    const claimed = this.#claiming[chain].then(() => this.#claimNow(claim, inFlight));
+    this.#claiming[chain] = claimed.catch(() => undefined);
     return claimed;
   }
 
-  async #claimNow(claim: Claim, inFlight: Set<Promise<void>>): Promise<number> {
+  async #claimNow(claim: Claim, inFlight: Set<Promise<void>>): Promise<ClaimResult> {
     const { capacity, options, liveness, shares } = this.deps;
     const owner = liveness.current();
     if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
     const reserved = capacity.take(options.claimBatch);
     if (reserved === 0) {
       capacity.cutShort();
-      return 0;
+      return { claimed: 0, more: false };
     }
     let claimed: ClaimedAttempt[] = [];
+    const snapshot = shares.snapshot();
     // Taken before the claim is sent: however long the process then stalls, the lease cannot start earlier.
     const lease = leaseWindow(performance.now(), owner.epoch, options);
     try {
@@ -182,28 +210,44 @@ export class DeliveryWorker {
         leaseMs: options.leaseMs,
         leaseToken: randomUUID(),
         owner: owner.id,
-        shares: shares.snapshot(),
+        shares: snapshot,
       });
     } finally {
       capacity.give(reserved - claimed.length);
     }
     if (claimed.length > 0 && claimed.length < options.claimBatch) capacity.cutShort();
     for (const attempt of claimed) {
-      shares.take(attempt);
-      // The shares count calls at their receivers: a place is free once the call has ended, while
-      // the process's capacity is held until its outcome is recorded.
-      const callEnded = (answer?: CallAnswer) => {
-        if (shares.give(attempt, answer)) this.deps.backlog.poke();
-      };
-      const delivery = this.#deliver(attempt, lease, callEnded).finally(() => {
-        // Shares free when calls end, the capacity when outcomes are recorded: either may be what
-        // due events wait for.
-        if (capacity.release()) this.#roomFreed();
-        inFlight.delete(delivery);
-      });
+      const delivery = this.#waiting
+        .place(attempt)
+        .then((placed) => (placed ? this.#deliverPlaced(attempt, lease) : this.#handBack(attempt)))
+        .finally(() => {
+          // Shares free when calls end, the capacity when outcomes are recorded: either may be what
+          // due events wait for.
+          if (capacity.release()) this.#roomFreed();
+          inFlight.delete(delivery);
+        });
       inFlight.add(delivery);
     }
-    return claimed.length;
+    return { claimed: claimed.length, more: filledARoom(claimed, snapshot, reserved) };
+  }
+
+  /** Delivers an attempt that holds its place in the shares. */
+  #deliverPlaced(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
+    const placedAt = performance.now();
+    // The shares count calls at their receivers: a place is free once the call has ended, while
+    // the process's capacity is held until its outcome is recorded.
+    const callEnded = (answer?: CallAnswer) => {
+      const ended = answer && { answer, ms: performance.now() - placedAt };
+      if (this.deps.shares.give(attempt, ended)) this.deps.backlog.poke();
+      this.#waiting.drain();
+    };
+    return this.#deliver(attempt, lease, callEnded);
+  }
+
+  /** Gives back a claimed attempt no call in flight here would make room for. */
+  async #handBack(attempt: ClaimedAttempt): Promise<void> {
+    await this.deps.store.release([attempt]);
+    this.deps.backlog.poke();
   }
 
   /** Wakes the claims waiting for room: the slots' and the backlog's. */

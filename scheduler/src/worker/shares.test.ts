@@ -24,9 +24,9 @@ describe('Shares', () => {
         { origin: 'http://y:1', room: 3 },
       ],
       pairs: [
-        { teamId: 'a', origin: 'http://x:1', held: 1, room: 2 },
-        { teamId: 'a', origin: 'http://y:1', held: 1, room: 2 },
-        { teamId: 'b', origin: 'http://x:1', held: 2, room: 1 },
+        { teamId: 'a', origin: 'http://x:1', held: 1, room: 2, free: 2 },
+        { teamId: 'a', origin: 'http://y:1', held: 1, room: 2, free: 2 },
+        { teamId: 'b', origin: 'http://x:1', held: 2, room: 1, free: 1 },
       ],
     });
   });
@@ -105,10 +105,14 @@ describe('Shares', () => {
   it('narrows a team’s room at a destination to its own most calls at once, listing the pair before any call', () => {
     const shares = new Shares(100, 40);
     shares.setLimits([{ teamId: 'a', origin: 'http://x:1', maxInFlight: 2, rate: null }], 1);
-    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 2 }]);
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 0, room: 2, free: 2 },
+    ]);
     shares.take(call('a', 'http://x:1'));
     shares.take(call('a', 'http://x:1'));
-    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 2, room: 0 }]);
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 2, room: 0, free: 0 },
+    ]);
     expect(shares.give(call('a', 'http://x:1'))).toBe(true);
   });
 
@@ -121,17 +125,23 @@ describe('Shares', () => {
       2,
     );
     // Paced: at most a fifth of the window's starts (rounded up) in any fifth of it.
-    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 1 }]);
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 0, room: 1, free: 1 },
+    ]);
     shares.take(call('a', 'http://x:1'));
     shares.give(call('a', 'http://x:1'));
     shares.take(call('a', 'http://x:1'));
     shares.give(call('a', 'http://x:1'));
-    expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 0 }]);
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 0, room: 0, free: 0 },
+    ]);
     await shares.whenFreed(5_000);
     expect(reopened).toBe(1);
     // The two starts may fall in different milliseconds on a loaded machine: each leaves on its own.
     await vi.waitFor(() =>
-      expect(shares.snapshot().pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 0, room: 1 }]),
+      expect(shares.snapshot().pairs).toEqual([
+        { teamId: 'a', origin: 'http://x:1', held: 0, room: 1, free: 1 },
+      ]),
     );
   });
 
@@ -140,5 +150,95 @@ describe('Shares', () => {
     shares.setLimits([{ teamId: 'a', origin: 'http://x:1', maxInFlight: 1, rate: null }], 1);
     shares.setLimits([], 1);
     expect(shares.snapshot().pairs).toEqual([]);
+  });
+});
+
+describe('Shares, calls leased ahead', () => {
+  const quick = { answer: 'answered', ms: 2 } as const;
+  const a = call('a', 'http://x:1');
+
+  /** Team a holding all 37 of its places at http://x:1, its calls known to last 2 ms. */
+  function busy(shares: Shares): void {
+    for (let i = 0; i < 38; i++) shares.take(a);
+    shares.give(a, quick);
+  }
+
+  it('leases up to eight rounds of a busy team’s places at a destination when its calls are quick, not counted in its team’s turn', () => {
+    const shares = new Shares(250, 50);
+    busy(shares);
+    const snapshot = shares.snapshot();
+    // Its places finish ~1,850 calls in 100 ms: eight rounds of 37, none free for a slot's claim.
+    expect(snapshot.pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 37, room: 296, free: 0 }]);
+    expect(snapshot.destinations).toEqual([{ origin: 'http://x:1', room: 309 }]);
+    expect(snapshot.teams).toEqual([{ teamId: 'a', room: 213 }]);
+  });
+
+  it('leases few ahead of a team whose calls are slow, and none at a rate limit', () => {
+    const shares = new Shares(250, 50);
+    for (let i = 0; i < 37; i++) shares.take(a);
+    shares.give(a, { answer: 'answered', ms: 1000 });
+    // One place free, too few for a slot's claim (a refill batch is 9); four calls ahead.
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 36, room: 5, free: 0 },
+    ]);
+    shares.setLimits(
+      [{ teamId: 'a', origin: 'http://x:1', maxInFlight: null, rate: { requests: 1000, perMs: 1000 } }],
+      1,
+    );
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 36, room: 1, free: 1 },
+    ]);
+  });
+
+  it('counts the calls waiting as the team’s at the destination, and says when a batch of both has freed', () => {
+    const shares = new Shares(250, 50);
+    busy(shares);
+    for (let i = 0; i < 296; i++) shares.queue(a);
+    expect(shares.startable(a)).toBe('wait');
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 333, room: 0, free: 0 },
+    ]);
+    // Each call that ends starts a waiting one: the claim refills once a quarter of 333 has gone.
+    const refills: boolean[] = [];
+    for (let i = 0; i < 84; i++) {
+      refills.push(shares.give(a, quick));
+      expect(shares.startable(a)).toBe('now');
+      shares.unqueue(a);
+      shares.take(a);
+    }
+    expect(refills.indexOf(true)).toBe(82);
+    expect(shares.snapshot().pairs).toEqual([
+      { teamId: 'a', origin: 'http://x:1', held: 249, room: 84, free: 0 },
+    ]);
+  });
+
+  it('keeps a team that reached its places listed for a second after its last call, leasing ahead', () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const shares = new Shares(250, 50);
+      busy(shares);
+      for (let i = 0; i < 37; i++) shares.give(a, quick);
+      expect(shares.snapshot().pairs).toEqual([
+        { teamId: 'a', origin: 'http://x:1', held: 0, room: 333, free: 37 },
+      ]);
+      vi.advanceTimersByTime(1000);
+      expect(shares.snapshot().pairs).toEqual([]);
+      // A team that never reached its places is not listed once idle.
+      shares.take(a);
+      shares.give(a, quick);
+      expect(shares.snapshot().pairs).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('hands back a call that nothing in flight would make room for', () => {
+    const shares = new Shares(250, 50, 2);
+    shares.take(a);
+    shares.take(a);
+    shares.give(a, { answer: 'down', ms: 1 });
+    expect(shares.startable(a)).toBe('wait');
+    shares.give(a, { answer: 'down', ms: 1 });
+    expect(shares.startable(a)).toBe('back');
   });
 });

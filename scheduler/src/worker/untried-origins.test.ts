@@ -57,8 +57,8 @@ describe('Shares with an origin that fails', () => {
     const shares = new Shares(100, 100, 2);
     shares.take(call);
     shares.take(call);
-    expect(shares.give(call, 'down')).toBe(false);
-    expect(shares.give(call, 'down')).toBe(false);
-    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 0, room: 0 }]);
+    expect(shares.give(call, { answer: 'down', ms: 1 })).toBe(false);
+    expect(shares.give(call, { answer: 'down', ms: 1 })).toBe(false);
+    expect(shares.snapshot().pairs).toEqual([{ ...call, held: 0, room: 0, free: 0 }]);
   });
 });

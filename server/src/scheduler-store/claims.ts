@@ -32,7 +32,7 @@ function claimStatement(candidates: string): string {
     ), destination_room as (
       select * from jsonb_to_recordset($6::jsonb) as r(origin text, room int)
     ), pair_room as (
-      select * from jsonb_to_recordset($9::jsonb) as r(team_id uuid, origin text, held int, room int)
+      select * from jsonb_to_recordset($9::jsonb) as r(team_id uuid, origin text, held int, room int, free int)
     ), ${HELD_DESTINATIONS}, ${candidates}, ${PARK_HELD}, claimable as (
       select c.* from candidates c
       where not exists (select 1 from held h where h.team_id = c.team_id and h.origin = c.destination
@@ -86,7 +86,13 @@ function claimParams(options: ClaimOptions): unknown[] {
     shares.teamMax,
     shares.destinationMax,
     JSON.stringify(
-      shares.pairs.map(({ teamId, origin, held, room }) => ({ team_id: teamId, origin, held, room })),
+      shares.pairs.map(({ teamId, origin, held, room, free }) => ({
+        team_id: teamId,
+        origin,
+        held,
+        room,
+        free: free ?? room,
+      })),
     ),
     shares.pairMax,
     shares.untriedMax ?? shares.pairMax,

@@ -69,9 +69,10 @@ const SLOT_LOOKAHEAD = 4;
 
 /**
  * The CTE `candidates` of a slot claim ($12 from, $13 before): its due rows in time order. Teams at
- * their share, destinations at theirs and teams at their share of a destination (the claim's CTEs
- * `team_room`, `destination_room`, `pair_room`) are skipped in the index scan: one team's backlog to
- * an origin cannot fill the look-ahead and hide the other teams' events due in the same slot.
+ * their share, destinations at theirs and teams holding all their places at a destination (the
+ * claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased ahead, are the
+ * backlog claim's) are skipped in the index scan: one team's backlog to an origin cannot fill the
+ * look-ahead and hide the other teams' events due in the same slot.
  */
 export const SLOT_CANDIDATES = `candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
@@ -80,7 +81,7 @@ export const SLOT_CANDIDATES = `candidates as (
       and team_id not in (select team_id from team_room where room = 0)
       and not exists (select 1 from destination_room d where d.origin = q.destination and d.room = 0)
       and not exists (select 1 from pair_room p
-                      where p.team_id = q.team_id and p.origin = q.destination and p.room = 0)
+                      where p.team_id = q.team_id and p.origin = q.destination and p.free = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
   )`;

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { Shares } from './shares.js';
+import { WaitingStarts } from './waiting-starts.js';
+
+const call = (teamId: string, origin: string) => ({ teamId, origin });
+
+describe('WaitingStarts', () => {
+  it('starts a call at once while its team has a place, else when a call of it ends, in the order claimed', async () => {
+    // One place per team at the origin (three quarters of two, rounded down to one).
+    const shares = new Shares(10, 2);
+    const starts = new WaitingStarts(shares);
+    const started: string[] = [];
+    const place = (name: string) =>
+      starts.place(call('a', 'http://x:1')).then((placed) => placed && started.push(name));
+    const first = place('first');
+    const second = place('second');
+    const third = place('third');
+    await first;
+    expect(started).toEqual(['first']);
+    shares.give(call('a', 'http://x:1'));
+    starts.drain();
+    await second;
+    expect(started).toEqual(['first', 'second']);
+    shares.give(call('a', 'http://x:1'));
+    starts.drain();
+    await third;
+    expect(started).toEqual(['first', 'second', 'third']);
+  });
+
+  it('gives a destination’s freed place to the waiting team holding fewest of its calls', async () => {
+    const shares = new Shares(10, 4);
+    const starts = new WaitingStarts(shares);
+    const started: string[] = [];
+    const place = (teamId: string) =>
+      starts.place(call(teamId, 'http://x:1')).then((placed) => placed && started.push(teamId));
+    await Promise.all([place('a'), place('a'), place('a'), place('b')]);
+    const waiting = [place('a'), place('b')];
+    shares.give(call('a', 'http://x:1'));
+    starts.drain();
+    await waiting[1];
+    expect(started).toEqual(['a', 'a', 'a', 'b', 'b']);
+  });
+
+  it('hands back the waiting calls no call in flight will make room for', async () => {
+    const shares = new Shares(10, 2, 1);
+    const starts = new WaitingStarts(shares);
+    const holder = call('a', 'http://x:1');
+    expect(await starts.place(holder)).toBe(true);
+    const waiting = starts.place(holder);
+    shares.give(holder, { answer: 'down', ms: 1 });
+    starts.drain();
+    expect(await waiting).toBe(false);
+  });
+});
