@@ -134,10 +134,13 @@ export class Shares {
     }
     // A team's room orders the claim's turns (held + rank against its share), so it counts what the
     // team leased and nothing ahead: a team of quick calls is not served before the others for it.
-    const rooms = (kind: 'teams' | 'destinations', share: number, ahead = new Map<string, number>()) =>
-      [...keysOf(this.#held(kind), this.#queued[kind], ahead)].map((key) => {
-        const used = (this.#held(kind).get(key) ?? 0) + (this.#queued[kind].get(key) ?? 0);
-        return { key, room: Math.max(0, share - used + (ahead.get(key) ?? 0)) };
+    // A destination's places free now stay open to the other teams, however many calls one team
+    // leased ahead there (two claims may lease ahead for it at once).
+    const rooms = (kind: 'teams' | 'destinations', share: number, ahead?: Map<string, number>) =>
+      [...keysOf(this.#held(kind), this.#queued[kind], ahead ?? new Map<string, number>())].map((key) => {
+        const free = share - (this.#held(kind).get(key) ?? 0);
+        const leasable = free - (this.#queued[kind].get(key) ?? 0) + (ahead?.get(key) ?? 0);
+        return { key, room: Math.max(0, ahead ? Math.max(free, leasable) : leasable) };
       });
     return {
       teamMax: this.teamMax,

@@ -22,6 +22,8 @@ const ONE_AGAIN_AFTER_MS = 1000;
 export class UntriedOrigins {
   /** Calls that found the origin down since it last answered, and when the last one ended. */
   readonly #downs = new Map<string, { count: number; at: number }>();
+  /** When the team's calls to the origin last answered here. */
+  readonly #answered = new Map<string, number>();
   #failures: number;
 
   constructor(private readonly failuresTotal: number) {
@@ -38,10 +40,13 @@ export class UntriedOrigins {
     this.#failures = Math.max(1, Math.ceil(this.failuresTotal / Math.max(1, processes)));
   }
 
-  /** Most calls of the team at the origin (`key`) in flight at `now`. */
+  /**
+   * Most calls of the team at the origin (`key`) in flight at `now`: the failures left to one that
+   * has not answered here yet, as the claims count them until an answer is recorded.
+   */
   places(key: string, now: number): number {
     const downs = this.#downs.get(key);
-    if (!downs) return Number.POSITIVE_INFINITY;
+    if (!downs) return this.#answered.has(key) ? Number.POSITIVE_INFINITY : this.#failures;
     if (downs.count < this.#failures) return this.#failures - downs.count;
     return now - downs.at >= ONE_AGAIN_AFTER_MS ? 1 : 0;
   }
@@ -50,16 +55,19 @@ export class UntriedOrigins {
   note(key: string, answer: CallAnswer, now: number): void {
     if (answer === 'answered') {
       this.#downs.delete(key);
+      this.#answered.set(key, now);
       return;
     }
     const downs = this.#downs.get(key);
     this.#downs.set(key, { count: (downs?.count ?? 0) + 1, at: now });
   }
 
-  /** The team has no call in flight at the origin: failures long past are forgotten. */
+  /** The team has no call in flight at the origin: failures and answers long past are forgotten. */
   idle(key: string, now: number): void {
     const downs = this.#downs.get(key);
     if (downs && now - downs.at >= DOWNS_KEPT_MS) this.#downs.delete(key);
+    const answered = this.#answered.get(key);
+    if (answered !== undefined && now - answered >= DOWNS_KEPT_MS) this.#answered.delete(key);
   }
 
   /** Teams at origins found down lately, whose places are fewer than the others'. */
