@@ -239,7 +239,7 @@ export class DeliveryWorker {
     const callEnded = (answer?: CallAnswer) => {
       const ended = answer && { answer, ms: performance.now() - placedAt };
       if (this.deps.shares.give(attempt, ended)) this.deps.backlog.poke();
-      this.#waiting.drain();
+      this.#waiting.drain(attempt);
     };
     return this.#deliver(attempt, lease, callEnded);
   }

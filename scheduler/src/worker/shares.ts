@@ -181,8 +181,8 @@ export class Shares {
 
   /**
    * Calls a team may lease ahead of its places at a destination: what they finish in about a
-   * claim's time. None at a rate limit (paced by the window) or at an origin found down here (no
-   * more calls than may fail).
+   * claim's time. None at a rate limit (paced by the window), nor at an origin that has not answered
+   * here or failed since (no more calls than may fail).
    */
   #ahead(key: string, now: number): number {
     if (this.#limits.get(key)?.rate || this.#untried.places(key, now) !== Number.POSITIVE_INFINITY) return 0;

@@ -18,6 +18,17 @@ describe('UntriedOrigins', () => {
     expect(untried.places(KEY, 5 * 60_000 + 5)).toBe(10);
   });
 
+  it('remembers a bounded number of teams at origins as answering, forgetting those quiet the longest', () => {
+    const untried = new UntriedOrigins(10);
+    for (let n = 0; n <= 100_000; n++) untried.note(`team http://x:${n}`, 'answered', n);
+    untried.note('team http://x:1', 'answered', 200_000);
+    untried.note('team http://y:1', 'answered', 200_001);
+    expect(untried.places('team http://x:0', 0)).toBe(10);
+    expect(untried.places('team http://x:1', 0)).toBe(Number.POSITIVE_INFINITY);
+    expect(untried.places('team http://x:2', 0)).toBe(10);
+    expect(untried.places('team http://x:3', 0)).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('counts the failures since the last answer, then lets one call go a second after the last', () => {
     const untried = new UntriedOrigins(3);
     untried.note(KEY, 'down', 0);

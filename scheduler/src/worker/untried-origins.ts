@@ -8,6 +8,8 @@ export function answerOf(outcome: { ok: boolean; status: number | null }): CallA
 
 /** Failures older than this are forgotten once the team has no call in flight at the origin. */
 const DOWNS_KEPT_MS = 5 * 60_000;
+/** Most teams at origins remembered as answering; past it, those quiet the longest count as untried again. */
+const ANSWERS_KEPT = 100_000;
 /** A team at an origin that spent its failures gets one call again after this (the circuit's probe). */
 const ONE_AGAIN_AFTER_MS = 1000;
 
@@ -55,7 +57,11 @@ export class UntriedOrigins {
   note(key: string, answer: CallAnswer, now: number): void {
     if (answer === 'answered') {
       this.#downs.delete(key);
+      // Kept in the order last answered, so that the longest quiet are dropped past the bound.
+      this.#answered.delete(key);
       this.#answered.set(key, now);
+      const oldest = this.#answered.keys().next().value;
+      if (this.#answered.size > ANSWERS_KEPT && oldest !== undefined) this.#answered.delete(oldest);
       return;
     }
     const downs = this.#downs.get(key);

@@ -18,11 +18,11 @@ describe('WaitingStarts', () => {
     await first;
     expect(started).toEqual(['first']);
     shares.give(call('a', 'http://x:1'));
-    starts.drain();
+    starts.drain(call('a', 'http://x:1'));
     await second;
     expect(started).toEqual(['first', 'second']);
     shares.give(call('a', 'http://x:1'));
-    starts.drain();
+    starts.drain(call('a', 'http://x:1'));
     await third;
     expect(started).toEqual(['first', 'second', 'third']);
   });
@@ -36,7 +36,7 @@ describe('WaitingStarts', () => {
     await Promise.all([place('a'), place('a'), place('a'), place('b')]);
     const waiting = [place('a'), place('b')];
     shares.give(call('a', 'http://x:1'));
-    starts.drain();
+    starts.drain(call('a', 'http://x:1'));
     await waiting[1];
     expect(started).toEqual(['a', 'a', 'a', 'b', 'b']);
   });
@@ -48,7 +48,7 @@ describe('WaitingStarts', () => {
     expect(await starts.place(holder)).toBe(true);
     const waiting = starts.place(holder);
     shares.give(holder, { answer: 'down', ms: 1 });
-    starts.drain();
+    starts.drain(call('a', 'http://x:1'));
     expect(await waiting).toBe(false);
   });
 });

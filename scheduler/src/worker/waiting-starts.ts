@@ -1,4 +1,4 @@
-import type { Holder } from './holders.js';
+import { type Holder, pairKey } from './holders.js';
 import type { Shares } from './shares.js';
 
 interface Waiting {
@@ -15,6 +15,9 @@ interface Waiting {
 export class WaitingStarts {
   /** By team and destination. */
   readonly #queues = new Map<string, Waiting[]>();
+  /** The keys of the queues by team and by destination: those a call that ends may free a place for. */
+  readonly #byTeam = new Map<string, Set<string>>();
+  readonly #byOrigin = new Map<string, Set<string>>();
 
   constructor(private readonly shares: Shares) {}
 
@@ -23,7 +26,7 @@ export class WaitingStarts {
    * would free one here: it is then to be handed back to the queue.
    */
   place(holder: Holder): Promise<boolean> {
-    const key = `${holder.teamId} ${holder.origin}`;
+    const key = pairKey(holder);
     const queue = this.#queues.get(key);
     if (!queue) {
       const start = this.shares.startable(holder);
@@ -37,19 +40,25 @@ export class WaitingStarts {
       this.shares.queue(holder);
       if (!queue) {
         this.#queues.set(key, [{ holder, placed }]);
+        addTo(this.#byTeam, holder.teamId, key);
+        addTo(this.#byOrigin, holder.origin, key);
         return;
       }
       queue.push({ holder, placed });
-      this.drain();
+      this.drain(holder);
     });
   }
 
-  /** Starts the waiting calls that have a place now; hands back those that will not get one. */
-  drain(): void {
+  /**
+   * A call of `freed` ended (its team's place at its destination is free): starts the waiting calls of
+   * its team or destination that have a place now, and hands back those that will not get one.
+   */
+  drain(freed: Holder): void {
     for (;;) {
       let next: { key: string; held: number } | undefined;
       let handedBack = false;
-      for (const [key, [head]] of this.#queues) {
+      for (const key of this.#near(freed)) {
+        const head = this.#queues.get(key)?.[0];
         if (!head) continue;
         const start = this.shares.startable(head.holder);
         if (start === 'back') {
@@ -69,11 +78,35 @@ export class WaitingStarts {
     }
   }
 
+  /** The queues of the team and of the destination of `holder`. */
+  #near(holder: Holder): Set<string> {
+    return new Set([
+      ...(this.#byTeam.get(holder.teamId) ?? []),
+      ...(this.#byOrigin.get(holder.origin) ?? []),
+    ]);
+  }
+
   #shift(key: string): Waiting | undefined {
     const queue = this.#queues.get(key);
     const waiting = queue?.shift();
-    if (queue?.length === 0) this.#queues.delete(key);
     if (waiting) this.shares.unqueue(waiting.holder);
+    if (waiting && queue?.length === 0) {
+      this.#queues.delete(key);
+      removeFrom(this.#byTeam, waiting.holder.teamId, key);
+      removeFrom(this.#byOrigin, waiting.holder.origin, key);
+    }
     return waiting;
   }
+}
+
+function addTo(index: Map<string, Set<string>>, name: string, key: string): void {
+  const keys = index.get(name);
+  if (keys) keys.add(key);
+  else index.set(name, new Set([key]));
+}
+
+function removeFrom(index: Map<string, Set<string>>, name: string, key: string): void {
+  const keys = index.get(name);
+  keys?.delete(key);
+  if (keys?.size === 0) index.delete(name);
 }
