@@ -244,10 +244,17 @@ export class DeliveryWorker {
     return this.#deliver(attempt, lease, callEnded);
   }
 
-  /** Gives back a claimed attempt no call in flight here would make room for. */
+  /**
+   * Gives back a claimed attempt no call in flight here would make room for. Never rejects: one
+   * that cannot be given back is left to its lease.
+   */
   async #handBack(attempt: ClaimedAttempt): Promise<void> {
-    await this.deps.store.release([attempt]);
-    this.deps.backlog.poke();
+    try {
+      await this.deps.store.release([attempt]);
+      this.deps.backlog.poke();
+    } catch (error) {
+      this.deps.logger.warn({ err: error, eventId: attempt.id }, 'could not give back a claimed attempt');
+    }
   }
 
   /** Wakes the claims waiting for room: the slots' and the backlog's. */
