@@ -128,20 +128,17 @@ export class DeliveryWorker {
         : this.deps.store.claimDue({ ...options, from, before: until });
     while (!stopping.aborted) {
       try {
-        // Claim again after a claim that may have left due events. Once the slot is over, what is
-        // left of it is the backlog's.
+        // Claim again after a claim that may have left due events.
         const { more } = await this.#claim(claim, 'due', inFlight);
         crowded = more;
-        const now = Date.now();
-        if (more && now >= until.getTime()) {
-          this.deps.backlog.poke();
-          return true;
-        }
         if (more) continue;
+        const now = Date.now();
         const next = await this.deps.store.nextDueAt(from, until);
         if (!next && now >= until.getTime()) return true;
         const wake = Math.min(next ? next.getTime() : until.getTime(), now + pollMs);
-        if (wake > now) await this.deps.shares.whenFreed(wake - now);
+        // Woken early by a place freed only while due events may wait for one: the others wait
+        // for their time, and the backlog claims what a freed place lets go.
+        if (wake > now) await (crowded ? this.deps.shares.whenFreed(wake - now) : sleep(wake - now));
       } catch (error) {
         // The database is unreachable: keep trying for a while; the backlog picks up the rest.
         this.deps.logger.warn({ err: error }, 'could not claim due events');
@@ -198,7 +195,7 @@ export class DeliveryWorker {
     const reserved = capacity.take(options.claimBatch);
     if (reserved === 0) {
       capacity.cutShort();
-      return { claimed: 0, more: false };
+      return { claimed: 0, more: true };
     }
     let claimed: ClaimedAttempt[] = [];
     const snapshot = shares.snapshot();
