@@ -54,6 +54,8 @@ export class WaitingStarts {
    * its team or destination that have a place now, and hands back those that will not get one.
    */
   drain(freed: Holder): void {
+    // Called at the end of every call: with nothing waiting, it costs nothing.
+    if (this.#queues.size === 0) return;
     for (;;) {
       let next: { key: string; held: number } | undefined;
       let handedBack = false;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, jsonParam, placeholders, rawQuery } from '../shared/raw-query.js';
+import { asDate, asDateOrNull, jsonParam, placeholders, rawQuery } from '../shared/raw-query.js';
 import type { CronFields } from './cron.rules.js';
 import { REQUEST_COLUMN_NAMES, type RequestColumns, requestFrom } from '../shared/request-columns.js';
 
@@ -60,8 +60,6 @@ const COLUMNS = [
 /** The select list of a {@link Cron}. */
 export const CRON_COLUMNS = COLUMNS.join(', ');
 
-const dateOrNull = (value: Date | string | null) => (value === null ? null : asDate(value));
-
 export function toCron(row: CronRecord): Cron {
   return {
     id: row.id,
@@ -72,10 +70,10 @@ export function toCron(row: CronRecord): Cron {
     isActive: row.is_active,
     pauseAfterFailures: row.pause_after_failures,
     consecutiveFailures: row.consecutive_failures,
-    lastRunAt: dateOrNull(row.last_run_at),
+    lastRunAt: asDateOrNull(row.last_run_at),
     lastStatus: row.last_status,
     pausedReason: row.paused_reason,
-    materializedUntil: dateOrNull(row.materialized_until),
+    materializedUntil: asDateOrNull(row.materialized_until),
     createdAt: asDate(row.created_at),
     updatedAt: asDate(row.updated_at),
   };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { makeCron, makeEvent } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { createOrm } from '../db/orm.js';
-import { asDate, rawQuery } from '../shared/raw-query.js';
+import { asDate, asDateOrNull, rawQuery } from '../shared/raw-query.js';
 import { shownStatus } from '../events/store/event-row.js';
 import { createEventStore } from './event-store.js';
 
@@ -36,8 +36,6 @@ interface Row {
   response_error: string | null;
 }
 
-const maybeDate = (value: string | null) => (value === null ? null : asDate(value));
-
 async function read(id: string): Promise<StoredEvent | undefined> {
   const [row] = await rawQuery<Row>(
     orm.em.fork(),
@@ -55,9 +53,9 @@ async function read(id: string): Promise<StoredEvent | undefined> {
       scheduledAt: asDate(row.scheduled_at),
       leaseToken: row.lease_token,
       leaseOwner: row.lease_owner,
-      leaseExpiresAt: maybeDate(row.lease_expires_at),
+      leaseExpiresAt: asDateOrNull(row.lease_expires_at),
       claimCount: row.claim_count,
-      executedAt: maybeDate(row.executed_at),
+      executedAt: asDateOrNull(row.executed_at),
       responseStatus: row.response_status,
       responseError: row.response_error,
     }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../errors.js';
 import { type LinkKind, linkRefusal, linkRefusalMessage } from './one-time-link.rules.js';
-import { asDate, rawQuery } from './raw-query.js';
+import { asDate, asDateOrNull, rawQuery } from './raw-query.js';
 import { hashSecretToken, looksLikeSecretToken } from './secret-token.js';
 
 /** The columns every stored one-time link has. */
@@ -23,7 +23,7 @@ export async function usableLink<T extends LinkColumns>(
 ): Promise<T> {
   const [row] = looksLikeSecretToken(token) ? await rawQuery<T>(em, select, [hashSecretToken(token)]) : [];
   const stored = row && {
-    usedAt: row.used_at === null ? null : asDate(row.used_at),
+    usedAt: asDateOrNull(row.used_at),
     expiresAt: asDate(row.expires_at),
   };
   const reason = linkRefusal(stored, now);

@@ -69,6 +69,11 @@ export function asDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
+/** {@link asDate} of a nullable timestamp column. */
+export function asDateOrNull(value: Date | string | null): Date | null {
+  return value === null ? null : asDate(value);
+}
+
 /** A JSON column's parameter: SQL NULL for null (a `null` payload means no body). */
 export const jsonParam = (value: unknown): string | null =>
   value === null || value === undefined ? null : JSON.stringify(value);

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, placeholders, rawQuery } from '../shared/raw-query.js';
+import { asDate, asDateOrNull, placeholders, rawQuery } from '../shared/raw-query.js';
 
 /**
  * The `api_keys` table, in bound SQL like every statement on it. Authentication reads a key by hash
@@ -64,15 +64,13 @@ const COLUMNS = [
 
 const KEY_COLUMNS = COLUMNS.join(', ');
 
-const dateOrNull = (value: Stamp) => (value === null ? null : asDate(value));
-
 function toCredentials(row: CredentialsRecord): KeyCredentials {
   return {
     id: row.id,
     teamId: row.team_id,
     keyHash: row.key_hash,
-    expiresAt: dateOrNull(row.expires_at),
-    revokedAt: dateOrNull(row.revoked_at),
+    expiresAt: asDateOrNull(row.expires_at),
+    revokedAt: asDateOrNull(row.revoked_at),
   };
 }
 
@@ -82,7 +80,7 @@ function toApiKey(row: ApiKeyRecord): ApiKey {
     name: row.name,
     prefix: row.prefix,
     createdAt: asDate(row.created_at),
-    lastUsedAt: dateOrNull(row.last_used_at),
+    lastUsedAt: asDateOrNull(row.last_used_at),
     createdBy: row.created_by,
   };
 }

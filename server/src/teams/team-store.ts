@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, placeholders, rawQuery } from '../shared/raw-query.js';
+import { asDate, asDateOrNull, placeholders, rawQuery } from '../shared/raw-query.js';
 
 /**
  * The `teams` table, in bound SQL like every statement on it: one row type for the services, the
@@ -54,8 +54,7 @@ function toTeam(row: TeamRecord): Team {
     name: row.name,
     signingSecret: row.signing_secret,
     previousSigningSecret: row.previous_signing_secret,
-    previousSecretExpiresAt:
-      row.previous_secret_expires_at === null ? null : asDate(row.previous_secret_expires_at),
+    previousSecretExpiresAt: asDateOrNull(row.previous_secret_expires_at),
     alertUrl: row.alert_url,
     sendTraceparent: row.send_traceparent,
     createdAt: asDate(row.created_at),

@@ -1,6 +1,6 @@
 import type { CircuitState, DestinationRateLimit, RateLimitPer } from '@webhook-scheduler/contract';
 import type { DestinationHealth } from '../circuit.rules.js';
-import { asDate } from '../../shared/raw-query.js';
+import { asDateOrNull } from '../../shared/raw-query.js';
 
 /**
  * This folder owns `destinations` (a team's settings and its calls' health per origin), its
@@ -32,16 +32,14 @@ export const DESTINATION_COLUMNS = `d.team_id, d.origin, d.rate_limit_requests, 
   d.paused, d.circuit, d.consecutive_failures, d.open_until, d.cooldown_ms, d.probe_event_id, d.retry_after_until,
   d.last_call_at, d.last_status, d.last_response_status`;
 
-const maybeDate = (value: Date | string | null) => (value === null ? null : asDate(value));
-
 export function healthOf(row: DestinationRow): DestinationHealth {
   return {
     circuit: row.circuit,
     consecutiveFailures: row.consecutive_failures,
-    openUntil: maybeDate(row.open_until),
+    openUntil: asDateOrNull(row.open_until),
     cooldownMs: row.cooldown_ms,
     probeEventId: row.probe_event_id,
-    retryAfterUntil: maybeDate(row.retry_after_until),
+    retryAfterUntil: asDateOrNull(row.retry_after_until),
   };
 }
 
@@ -52,5 +50,3 @@ export function rateLimitOf(
     ? { requests: row.rate_limit_requests, per: row.rate_limit_per }
     : null;
 }
-
-export { maybeDate };
