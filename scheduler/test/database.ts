@@ -21,6 +21,33 @@ async function onAdmin(sql: string): Promise<void> {
   }
 }
 
+/** How long a drop waits for the database's sessions to end on their own before it ends them. */
+const SESSIONS_LEAVE_MS = 5000;
+
+/**
+ * Drops a database once its sessions have left, or ends those left after a few seconds. `pool.end()`
+ * resolves before its connections have closed: a forced drop at once would end them with an error,
+ * which a `pg.Pool` without an error listener throws as an uncaught exception.
+ */
+async function dropDatabase(name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: inject('adminUrl') });
+  await client.connect();
+  try {
+    const deadline = Date.now() + SESSIONS_LEAVE_MS;
+    for (;;) {
+      const { rows } = await client.query<{ sessions: number }>(
+        'select count(*)::int as sessions from pg_stat_activity where datname = $1',
+        [name],
+      );
+      if (rows[0]?.sessions === 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await client.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** An empty database; `migrated` applies the scheduler's schema to it first. */
 export async function createTestDatabase({ migrated = true } = {}): Promise<TestDatabase> {
   const name = `wss_${randomBytes(6).toString('hex')}`;
@@ -34,7 +61,7 @@ export async function createTestDatabase({ migrated = true } = {}): Promise<Test
     pool,
     drop: async () => {
       await pool.end();
-      await onAdmin(`drop database if exists ${name} with (force)`);
+      await dropDatabase(name);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg, { type ClientConfig } from 'pg';
-import { adminQuery } from './admin-query.js';
+import { adminQuery, dropDatabase } from './admin-query.js';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import {
@@ -41,7 +41,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await adminQuery(admin, `create database ${name} template ${inject('templateDatabase')}`);
   return {
     connection: { ...admin, database: name },
-    drop: () => adminQuery(admin, `drop database if exists ${name} with (force)`),
+    drop: async () => {
+      await dropDatabase(admin, name);
+    },
   };
 }
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { adminQuery } from '../admin-query.js';
+import { adminQuery, dropDatabase } from '../admin-query.js';
 import { databaseUrl, sendRequest } from '../harness.js';
 import { type Receiver, eventually, startReceiver } from '../receiver.js';
 import {
@@ -24,7 +24,7 @@ const running: ServiceProcess[] = [];
 let receiver: Receiver;
 let oldBin: string;
 let url: string;
-let dropDatabase: () => Promise<void>;
+let removeDatabase: () => Promise<void>;
 
 beforeAll(async () => {
   oldBin = await previousRelease();
@@ -33,14 +33,16 @@ beforeAll(async () => {
   const name = `wst_upgrade_${randomBytes(4).toString('hex')}`;
   // Empty, not the migrated template: the previous release migrates it to its own schema.
   await adminQuery(admin, `create database ${name}`);
-  dropDatabase = () => adminQuery(admin, `drop database if exists ${name} with (force)`);
+  removeDatabase = async () => {
+    await dropDatabase(admin, name);
+  };
   url = databaseUrl({ ...admin, database: name });
 }, 15 * 60_000);
 
 afterAll(async () => {
   await Promise.all(running.map((service) => service.kill()));
   await receiver?.close();
-  await dropDatabase?.();
+  await removeDatabase?.();
 });
 
 async function start(role: 'api' | 'scheduler', bin: string): Promise<ServiceProcess> {

@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { webhookOrigin } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { adminQuery } from '../../../test/admin-query.js';
+import { adminQuery, dropDatabase } from '../../../test/admin-query.js';
 import { eventually } from '../../../test/receiver.js';
 import { rawQuery } from '../../shared/raw-query.js';
 import { createOrm } from '../orm.js';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await orm.close();
-  await adminQuery(admin, `drop database if exists ${name} with (force)`);
+  await dropDatabase(admin, name);
 });
 
 const sql = <T extends object>(statement: string, params: unknown[] = []) =>

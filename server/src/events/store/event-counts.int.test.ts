@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { adminQuery } from '../../../test/admin-query.js';
+import { adminQuery, dropDatabase } from '../../../test/admin-query.js';
 import { createOrm } from '../../db/orm.js';
 import { rawQuery } from '../../shared/raw-query.js';
 import { foldEventCounts } from './event-counts.js';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await orm.close();
-  await adminQuery(admin, `drop database if exists ${name} with (force)`);
+  await dropDatabase(admin, name);
 });
 
 const sql = <T extends object>(statement: string, params: unknown[] = []) =>
