@@ -3,12 +3,16 @@ import { readFile } from 'node:fs/promises';
 import type pg from 'pg';
 import { percentile } from '../processes.ts';
 
-/** Lateness (executed_at − scheduled_at) of the events whose URL path starts with `prefix`. */
-export async function lateness(db: pg.Client, prefix: string, since: Date) {
+/**
+ * Lateness (executed_at − scheduled_at) of the events whose URL path holds `prefix`, due from `since`
+ * (and before `until`).
+ */
+export async function lateness(db: pg.Client, prefix: string, since: Date, until = new Date(8.64e15)) {
   const { rows } = await db.query<{ ms: string; status: string }>(
     `select extract(epoch from executed_at - scheduled_at) * 1000 as ms, status from events
-     where webhook_url like $1 and scheduled_at >= $2 and retry_of is null and status in ('success', 'failed')`,
-    [`%${prefix}%`, since],
+     where webhook_url like $1 and scheduled_at >= $2 and scheduled_at < $3 and retry_of is null
+       and status in ('success', 'failed')`,
+    [`%${prefix}%`, since, until],
   );
   const sorted = rows.map((row) => Number(row.ms)).sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -19,6 +23,28 @@ export async function lateness(db: pg.Client, prefix: string, since: Date) {
     p99: round(percentile(sorted, 99)),
     max: round(sorted.at(-1) ?? NaN),
   };
+}
+
+/**
+ * The seconds of the minute when the events whose URL path holds `prefix` were latest (p99 of each
+ * second, the worst `top`): whether the minutes' first seconds, when most crons fall due, make the p99.
+ */
+export async function latenessBySecondOfMinute(db: pg.Client, prefix: string, since: Date, top = 5) {
+  const { rows } = await db.query<{ second: number; events: string; p50: number; p99: number }>(
+    `select extract(second from scheduled_at)::int as second, count(*) as events,
+            percentile_cont(0.5) within group (order by extract(epoch from executed_at - scheduled_at) * 1000) as p50,
+            percentile_cont(0.99) within group (order by extract(epoch from executed_at - scheduled_at) * 1000) as p99
+     from events
+     where webhook_url like $1 and scheduled_at >= $2 and retry_of is null and status in ('success', 'failed')
+     group by 1 order by p99 desc limit $3`,
+    [`%${prefix}%`, since, top],
+  );
+  return rows.map((row) => ({
+    second: row.second,
+    events: Number(row.events),
+    p50: Math.round(row.p50),
+    p99: Math.round(row.p99),
+  }));
 }
 
 /** Live and dead tuples of the tables that churn. */
@@ -65,8 +91,16 @@ export async function disk(db: pg.Client) {
   };
 }
 
-/** The statements that took the most time, from pg_stat_statements (reset at the phase's start). */
-export async function statements(db: pg.Client, top = 25) {
+/** A statement's text with its whitespace folded: how the log and pg_stat_statements are matched. */
+const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * The statements that took the most time, from pg_stat_statements (reset at the phase's start), and
+ * every statement whose calls took over `log_min_duration_statement` (5 ms) more often than one in a
+ * hundred: `over5ms` counts a statement's calls in the cluster's log (see {@link slowStatements}), so
+ * `p99Within5ms` is the aim "p99 ≤ 5 ms" per statement.
+ */
+export async function statements(db: pg.Client, slow: Map<string, number>, top = 25) {
   const { rows } = await db.query<{
     query: string;
     calls: string;
@@ -76,42 +110,44 @@ export async function statements(db: pg.Client, top = 25) {
     rows: string;
     total: number;
   }>(
-    `select left(regexp_replace(query, '\\s+', ' ', 'g'), 160) as query, calls, mean_exec_time as mean,
-            max_exec_time as max, stddev_exec_time as stddev, rows, total_exec_time as total
+    `select query, calls, mean_exec_time as mean, max_exec_time as max, stddev_exec_time as stddev, rows,
+            total_exec_time as total
      from pg_stat_statements s join pg_database d on d.oid = s.dbid
-     where d.datname = current_database() order by total_exec_time desc limit $1`,
-    [top],
+     where d.datname = current_database() order by total_exec_time desc`,
   );
   const round = (ms: number) => Math.round(ms * 100) / 100;
-  return rows.map((row) => ({
-    query: row.query,
-    calls: Number(row.calls),
-    meanMs: round(row.mean),
-    stddevMs: round(row.stddev),
-    maxMs: round(row.max),
-    rowsPerCall: Math.round((Number(row.rows) / Math.max(1, Number(row.calls))) * 10) / 10,
-    totalMs: Math.round(row.total),
-  }));
+  const measured = rows.map((row) => {
+    const calls = Number(row.calls);
+    const over5ms = slow.get(folded(row.query)) ?? 0;
+    return {
+      query: folded(row.query).slice(0, 160),
+      calls,
+      meanMs: round(row.mean),
+      stddevMs: round(row.stddev),
+      maxMs: round(row.max),
+      over5ms,
+      p99Within5ms: over5ms <= calls / 100,
+      rowsPerCall: Math.round((Number(row.rows) / Math.max(1, calls)) * 10) / 10,
+      totalMs: Math.round(row.total),
+    };
+  });
+  return measured.filter((row, rank) => rank < top || !row.p99Within5ms);
 }
 
 /**
  * Statements slower than `log_min_duration_statement` in the cluster's log since `offset`, counted by
- * their first words: with the calls from pg_stat_statements this gives the share over 5 ms.
+ * their whole text (a statement's lines after its first begin with a tab in PostgreSQL's log).
  */
-export async function slowStatements(logFile: string, offset: number): Promise<Record<string, number>> {
+export async function slowStatements(logFile: string, offset: number): Promise<Map<string, number>> {
   const text = (await readFile(logFile, 'utf8').catch(() => '')).slice(offset);
-  const counts: Record<string, number> = {};
+  const counts = new Map<string, number>();
   for (const match of text.matchAll(
-    /duration: [\d.]+ ms\s+(?:execute [^:]*|statement|parse [^:]*|bind [^:]*): (.{0,80})/g,
+    /duration: [\d.]+ ms\s+(?:execute [^:]*|statement): ([^\n]*(?:\n\t[^\n]*)*)/g,
   )) {
-    const key = (match[1] ?? '').replace(/\s+/g, ' ');
-    counts[key] = (counts[key] ?? 0) + 1;
+    const key = folded(match[1] ?? '');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return Object.fromEntries(
-    Object.entries(counts)
-      .sort(([, a], [, b]) => b - a)
-      .slice(0, 30),
-  );
+  return counts;
 }
 
 /** Peak resident memory (MiB) and CPU seconds of a process, from /proc. */

