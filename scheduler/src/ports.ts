@@ -94,6 +94,12 @@ export interface ClaimOptions {
   leaseToken: string;
   owner: number;
   shares: ClaimShares;
+  /**
+   * Since when schedulers have served without a break. Within each team, events due since then come
+   * before those due while none served: after a downtime, what falls due now is not held behind its
+   * backlog. Unset: oldest first.
+   */
+  servedSince?: Date;
 }
 
 /** The recorded result of one attempt, and what it implies for its original and for a retry. */

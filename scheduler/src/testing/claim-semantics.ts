@@ -211,6 +211,22 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(await t.read(notYet.id)).toMatchObject({ status: 'pending' });
   });
 
+  it('takes a team’s events due since schedulers served before those due while none did, each group oldest first', async () => {
+    // bench/scale `catch-up`: after a stop, the events falling due again waited behind the stop's backlog.
+    const t = current();
+    const minute = 60 * SECOND;
+    const servedSince = new Date(t.now().getTime() - 30 * SECOND);
+    const whileDown = [-10 * minute, -5 * minute].map((ms) => seedEvent(t.now(), team, ms));
+    const since = [-2 * SECOND, -1 * SECOND].map((ms) => seedEvent(t.now(), team, ms));
+    await t.seed([...whileDown, ...since]);
+    const first = await t.store.claimBacklog({ ...claimOptions({ limit: 3 }), servedSince });
+    expect(idsOf(first)).toEqual(idsOf([since[0], since[1], whileDown[0]].flatMap((e) => e ?? [])));
+    const slot = { from: new Date(t.now().getTime() - 20 * minute), before: t.now() };
+    expect(idsOf(await t.store.claimDue({ ...claimOptions(), ...slot, servedSince }))).toEqual(
+      idsOf([whileDown[1]].flatMap((e) => e ?? [])),
+    );
+  });
+
   it('tells when the next pending event of the slot falls due, and counts the due backlog', async () => {
     const t = current();
     const now = t.now();

@@ -9,8 +9,13 @@ export interface Candidate {
   origin: string;
 }
 
-const byTime = (a: Candidate, b: Candidate) =>
-  a.scheduledAt.getTime() - b.scheduledAt.getTime() || a.id.localeCompare(b.id);
+const NEVER = new Date(-8.64e15);
+
+/** Oldest first, except that events due since `servedSince` come before those due while none served. */
+const inQueueOrder = (servedSince: Date) => (a: Candidate, b: Candidate) =>
+  Number(a.scheduledAt < servedSince) - Number(b.scheduledAt < servedSince) ||
+  a.scheduledAt.getTime() - b.scheduledAt.getTime() ||
+  a.id.localeCompare(b.id);
 
 /** 1, 2, 3… per key, in the order given. */
 function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
@@ -32,7 +37,13 @@ function rankWithin<T>(items: T[], key: (item: T) => string): Map<T, number> {
  * counts every candidate calling it within its team's room there, also those their team's room
  * left out.
  */
-export function chooseClaims(candidates: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
+export function chooseClaims(
+  candidates: Candidate[],
+  shares: ClaimShares,
+  limit: number,
+  servedSince = NEVER,
+): Candidate[] {
+  const byTime = inQueueOrder(servedSince);
   const teamRoom = new Map(shares.teams.map(({ teamId, room }) => [teamId, room]));
   const destinationRoom = new Map(shares.destinations.map(({ origin, room }) => [origin, room]));
   const pairs = new Map(shares.pairs.map((pair) => [pairOf(pair), pair]));
@@ -64,7 +75,13 @@ const pairOf = (c: { teamId: string; origin: string }) => `${c.teamId} ${c.origi
 export const SLOT_LOOKAHEAD = 4;
 
 /** What a backlog claim ranks: of each team, its oldest due events up to its room and the limit. */
-export function backlogCandidates(due: Candidate[], shares: ClaimShares, limit: number): Candidate[] {
+export function backlogCandidates(
+  due: Candidate[],
+  shares: ClaimShares,
+  limit: number,
+  servedSince = NEVER,
+): Candidate[] {
+  const byTime = inQueueOrder(servedSince);
   const teamRoom = new Map(shares.teams.map(({ teamId, room }) => [teamId, room]));
   const rank = rankWithin([...due].sort(byTime), (c) => c.teamId);
   return due.filter((c) => (rank.get(c) ?? 0) <= Math.min(teamRoom.get(c.teamId) ?? shares.teamMax, limit));
@@ -76,6 +93,6 @@ export function slotCandidates(due: Candidate[], shares: ClaimShares, limit: num
   const busy = new Set(shares.pairs.filter((pair) => (pair.free ?? pair.room) === 0).map(pairOf));
   return due
     .filter((c) => !full.has(c.teamId) && !busy.has(pairOf(c)))
-    .sort(byTime)
+    .sort(inQueueOrder(NEVER))
     .slice(0, limit * SLOT_LOOKAHEAD);
 }

@@ -115,7 +115,7 @@ export class MemoryEventStore implements EventStore {
   claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]> {
     const from = options.from ?? new Date(-8.64e15);
     const due = this.#due().filter((c) => c.scheduledAt >= from);
-    return this.#claim(backlogCandidates(due, options.shares, options.limit), options);
+    return this.#claim(backlogCandidates(due, options.shares, options.limit, options.servedSince), options);
   }
 
   nextDueAt(from: Date, before: Date): Promise<Date | null> {
@@ -202,7 +202,7 @@ export class MemoryEventStore implements EventStore {
   #claim(chosen: Candidate[], options: ClaimOptions): Promise<ClaimedAttempt[]> {
     if (options.limit <= 0) return Promise.resolve([]);
     const leaseExpiresAt = new Date(this.#now().getTime() + options.leaseMs);
-    const claimed = chooseClaims(chosen, options.shares, options.limit).flatMap((c) => {
+    const claimed = chooseClaims(chosen, options.shares, options.limit, options.servedSince).flatMap((c) => {
       const event = this.#events.get(c.id);
       if (!event) return [];
       event.status = 'processing';

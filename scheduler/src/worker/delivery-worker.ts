@@ -221,6 +221,7 @@ export class DeliveryWorker {
         leaseToken: randomUUID(),
         owner: owner.id,
         shares: snapshot,
+        servedSince: liveness.servedSince(),
       });
     } finally {
       capacity.give(reserved - claimed.length);

@@ -24,7 +24,8 @@ import { preparedQuery } from '../shared/raw-query.js';
  * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
  * $7 a team's whole share, $8 a destination's whole share, $9 teams' holdings and rooms at
  * destinations, $10 a team's whole share of a destination, $11 most calls at once to an origin not
- * known to answer; the candidates may use more.
+ * known to answer, $12 since when schedulers have served (a team's events due since then come
+ * first); the candidates may use more.
  */
 function claimStatement(candidates: string): string {
   return `/* claim due events */ with recursive team_room as (
@@ -43,8 +44,10 @@ function claimStatement(candidates: string): string {
       select pairs.team_id, pairs.destination from (select distinct team_id, destination from claimable) pairs
       where not ${answeredAt('pairs.team_id', 'pairs.destination')}
     ), in_turn as (
-      select c.*, row_number() over (partition by c.team_id order by c.scheduled_at) as team_rank,
-        row_number() over (partition by c.team_id, c.destination order by c.scheduled_at) as pair_rank,
+      select c.*, c.scheduled_at < $12::timestamptz as due_while_down,
+        row_number() over (partition by c.team_id order by c.scheduled_at < $12::timestamptz, c.scheduled_at) as team_rank,
+        row_number() over (partition by c.team_id, c.destination order by c.scheduled_at < $12::timestamptz, c.scheduled_at)
+          as pair_rank,
         coalesce(p.held, 0) as held,
         case when u.team_id is null then coalesce(p.room, $10)
              else least(coalesce(p.room, $10), $11 - coalesce(p.held, 0)) end as pair_room
@@ -52,8 +55,9 @@ function claimStatement(candidates: string): string {
       left join pair_room p on p.team_id = c.team_id and p.origin = c.destination
       left join untried u on u.team_id = c.team_id and u.destination = c.destination
     ), ranked as (
-      select c.id, c.scheduled_at, c.team_rank,
-        row_number() over (partition by c.destination order by c.held + c.pair_rank, c.team_rank, c.scheduled_at)
+      select c.id, c.scheduled_at, c.due_while_down, c.team_rank,
+        row_number() over (partition by c.destination
+                           order by c.held + c.pair_rank, c.team_rank, c.due_while_down, c.scheduled_at)
           as destination_rank,
         coalesce(t.room, $7) as team_room, coalesce(d.room, $8) as destination_room
       from in_turn c
@@ -68,7 +72,7 @@ function claimStatement(candidates: string): string {
       -- a team whose calls hold theirs for seconds.
       select id from ranked
       where team_rank <= team_room and destination_rank <= destination_room
-      order by team_rank - team_room, team_room desc, scheduled_at
+      order by team_rank - team_room, team_room desc, due_while_down, scheduled_at
       limit $1
     ), ${LEASE_CHOSEN}
     ${CLAIMED_ATTEMPTS}`;
@@ -96,6 +100,7 @@ function claimParams(options: ClaimOptions): unknown[] {
     ),
     shares.pairMax,
     shares.untriedMax ?? shares.pairMax,
+    options.servedSince ?? '-infinity',
   ];
 }
 

@@ -68,7 +68,7 @@ export const CLAIMED_ATTEMPTS = `select ${ATTEMPT_COLUMNS}, ${callColumns('t')}
 const SLOT_LOOKAHEAD = 4;
 
 /**
- * The CTE `candidates` of a slot claim ($12 from, $13 before): its due rows in time order. Teams at
+ * The CTE `candidates` of a slot claim ($13 from, $14 before): its due rows in time order. Teams at
  * their share, destinations at theirs and teams holding all their places at a destination (the
  * claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased ahead, are the
  * backlog claim's) are skipped in the index scan: one team's backlog to an origin cannot fill the
@@ -77,7 +77,7 @@ const SLOT_LOOKAHEAD = 4;
 export const SLOT_CANDIDATES = `candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
-    where lease_token is null and parked_until is null and scheduled_at >= $12 and scheduled_at < $13 and scheduled_at <= ${DATABASE_NOW}
+    where lease_token is null and parked_until is null and scheduled_at >= $13 and scheduled_at < $14 and scheduled_at <= ${DATABASE_NOW}
       and team_id not in (select team_id from team_room where room = 0)
       and not exists (select 1 from destination_room d where d.origin = q.destination and d.room = 0)
       and not exists (select 1 from pair_room p
@@ -86,10 +86,20 @@ export const SLOT_CANDIDATES = `candidates as (
     limit $1 * ${SLOT_LOOKAHEAD}
   )`;
 
+/** A team's (`p.team_id`) oldest due rows within `range`, up to its room in the claim. */
+const teamDue = (range: string) => `select q.event_id as id, q.team_id, q.scheduled_at, q.destination
+      from event_queue q
+      where q.lease_token is null and q.parked_until is null and q.team_id = p.team_id
+        and ${range} and q.scheduled_at <= ${DATABASE_NOW}
+      -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
+      order by q.team_id, q.scheduled_at
+      limit least(coalesce(r.room, $7), $1)`;
+
 /**
  * The CTE `candidates` of a backlog claim: a loose index scan, one probe per team with pending
- * events, then each team's oldest due ones from $12 on (up to its room in the claim's `team_room`);
- * none at all while nothing is due (one probe of the due index).
+ * events, then each team's oldest due ones from $13 on (up to its room in the claim's `team_room`),
+ * those due since $12 (schedulers serving) before those due while none served; none at all while
+ * nothing is due (one probe of the due index).
  */
 export const BACKLOG_CANDIDATES = `pending_teams as (
     (select team_id from event_queue
@@ -105,12 +115,9 @@ export const BACKLOG_CANDIDATES = `pending_teams as (
     select c.* from pending_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
-      select q.event_id as id, q.team_id, q.scheduled_at, q.destination
-      from event_queue q
-      where q.lease_token is null and q.parked_until is null and q.team_id = p.team_id
-        and q.scheduled_at >= $12 and q.scheduled_at <= ${DATABASE_NOW}
-      -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
-      order by q.team_id, q.scheduled_at
+      (${teamDue('q.scheduled_at >= greatest($13::timestamptz, $12::timestamptz)')})
+      union all
+      (${teamDue('q.scheduled_at >= $13::timestamptz and q.scheduled_at < $12::timestamptz')})
       limit least(coalesce(r.room, $7), $1)
     ) c
     where p.team_id is not null
