@@ -1,5 +1,5 @@
 // What the scale benchmark reads off the database and the processes while and after it runs.
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import type pg from 'pg';
 import { percentile } from '../processes.ts';
 
@@ -91,8 +91,15 @@ export async function disk(db: pg.Client) {
   };
 }
 
-/** A statement's text with its whitespace folded: how the log and pg_stat_statements are matched. */
-const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
+/**
+ * A statement's text without leading comments and with its whitespace folded: how the log and
+ * pg_stat_statements (which keeps no leading comment) are matched.
+ */
+const folded = (text: string) =>
+  text
+    .replace(/^\s*(\/\*[\s\S]*?\*\/\s*)+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
  * The statements that took the most time, from pg_stat_statements (reset at the phase's start), and
@@ -134,12 +141,25 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
   return measured.filter((row, rank) => rank < top || !row.p99Within5ms);
 }
 
+/** A file's text from `offset` on: the cluster's log grows past what one string may hold (~512 MiB). */
+async function readFrom(file: string, offset: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.max(0, size - offset));
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Statements slower than `log_min_duration_statement` in the cluster's log since `offset`, counted by
  * their whole text (a statement's lines after its first begin with a tab in PostgreSQL's log).
  */
 export async function slowStatements(logFile: string, offset: number): Promise<Map<string, number>> {
-  const text = (await readFile(logFile, 'utf8').catch(() => '')).slice(offset);
+  const text = await readFrom(logFile, offset);
   const counts = new Map<string, number>();
   for (const match of text.matchAll(
     /duration: [\d.]+ ms\s+(?:execute [^:]*|statement): ([^\n]*(?:\n\t[^\n]*)*)/g,

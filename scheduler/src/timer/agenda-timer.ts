@@ -2,7 +2,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type Job } from 'agenda';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { SLOT_JOB, type SlotJobData } from './slot-jobs.js';
+import { SLOT_JOB, SLOT_LEAD_MS, SLOT_MS, STALE_SLOT_MS, type SlotJobData } from './slot-jobs.js';
 
 const RECONCILE_JOB = 'reconcile';
 
@@ -50,6 +50,7 @@ export class AgendaTimer {
   }
 
   async start(): Promise<void> {
+    await this.#dropStaleSlots();
     await this.#agenda.start();
     await this.#agenda.every(this.options.reconcileEveryMs, RECONCILE_JOB);
   }
@@ -64,6 +65,18 @@ export class AgendaTimer {
     await this.options.pool.query(
       'update agenda_jobs set locked_at = null where locked_at is not null and last_modified_by = $1',
       [this.options.name],
+    );
+  }
+
+  /**
+   * Drops the slot jobs of seconds long past that no process holds: after a downtime their events
+   * are the backlog's, and Agenda would run every one before the jobs of the seconds due now.
+   */
+  async #dropStaleSlots(): Promise<void> {
+    const cutOff = new Date(Date.now() - STALE_SLOT_MS - SLOT_MS - SLOT_LEAD_MS);
+    await this.options.pool.query(
+      'delete from agenda_jobs where name = $1 and next_run_at < $2 and locked_at is null',
+      [SLOT_JOB, cutOff],
     );
   }
 

@@ -4,6 +4,19 @@ export const SLOT_JOB = 'deliver-slot';
 export const SLOT_MS = 1000;
 /** Slot jobs fire this long before their second starts, so they are running when it does. */
 export const SLOT_LEAD_MS = 200;
+/**
+ * A slot job that starts this long after its second ended (the schedulers were down, or stalled)
+ * leaves that second's events to the backlog's claims, which serve teams in turn and, within each,
+ * what fell due since schedulers served first. Run one by one in Agenda's order, the jobs of every
+ * missed second would hold the seconds falling due now behind them (bench/scale `catch-up`:
+ * punctual events waited 27 s behind a 10-minute stop's backlog).
+ */
+export const STALE_SLOT_MS = 10_000;
+
+/** Whether the job of the slot ending at `until` is stale at `now` (see {@link STALE_SLOT_MS}). */
+export function isStaleSlot(until: Date, now: number): boolean {
+  return now - until.getTime() > STALE_SLOT_MS;
+}
 
 /** A slot is the Unix second its events fall in. */
 export function slotOf(time: Date): number {

@@ -141,4 +141,41 @@ describe('AgendaTimer', () => {
       await timer.drain(5000);
     }
   });
+
+  it('drops at its start the jobs of seconds long past, whose events are the backlog’s, and keeps the others', async () => {
+    // bench/scale `catch-up`: after a 10-minute stop, Agenda ran every missed second's job before
+    // the jobs of the seconds falling due again.
+    const now = new Date();
+    const past = slotOf(new Date(now.getTime() - 10 * 60_000));
+    const recent = slotOf(new Date(now.getTime() - 2000));
+    const ahead = slotOf(new Date(now.getTime() + 97_000));
+    await new Timers({ shards: 1 }).cover(database.pool, [past, recent, ahead], now);
+    const fired: number[] = [];
+    const timer = new AgendaTimer({
+      pool: database.pool,
+      name: 'stale-test',
+      logger: pino({ level: 'silent' }),
+      processEveryMs: 100,
+      slotConcurrency: 2,
+      slotLockLifetimeMs: 10_000,
+      reconcileEveryMs: 60_000,
+      onSlot: (slot) => {
+        fired.push(slot.slot);
+        return Promise.resolve(true);
+      },
+      onReconcile: () => Promise.resolve(),
+    });
+    await timer.start();
+    try {
+      await eventually(
+        () => Promise.resolve(fired),
+        (slots) => slots.includes(recent),
+      );
+      expect(fired).not.toContain(past);
+      expect(await slotJobs([past])).toEqual([]);
+      expect((await slotJobs([ahead])).map((job) => job.key)).toEqual([`${ahead}:0`]);
+    } finally {
+      await timer.drain(5000);
+    }
+  });
 });

@@ -10,7 +10,8 @@ import { MemoryEventStore, type NewEvent } from '../testing/memory-event-store.j
 import { type Receiver, startReceiver } from '../testing/receiver.js';
 import { verifiesSignature } from '../testing/verify-signature.js';
 import { Capacity } from './capacity.js';
-import { DeliveryWorker, type Liveness, STALE_SLOT_MS } from './delivery-worker.js';
+import { STALE_SLOT_MS } from '../timer/slot-jobs.js';
+import { DeliveryWorker, type Liveness } from './delivery-worker.js';
 import { OutcomeWriter } from './outcome-writer.js';
 import { Shares } from './shares.js';
 import { Wakeup } from './wakeup.js';

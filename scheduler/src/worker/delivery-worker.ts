@@ -13,6 +13,7 @@ import type {
   Sender,
   WebhookOutcome,
 } from '../ports.js';
+import { isStaleSlot } from '../timer/slot-jobs.js';
 import type { Capacity } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { filledARoom } from './holders.js';
@@ -66,13 +67,6 @@ interface ClaimResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
-/**
- * A slot job that starts this long after its second ended (the schedulers were down, or stalled)
- * leaves that second's events to the backlog's claims. Run one by one in Agenda's order, the jobs
- * of every missed second would hold the seconds falling due now behind them (bench/scale
- * `catch-up`: punctual events waited 27 s behind a 10-minute stop's backlog).
- */
-export const STALE_SLOT_MS = 10_000;
 /** The fewest places a claim waits for: a hundredth of the process's. */
 function fewestPlaces(size: number): number {
   return Math.max(1, Math.floor(size / 100));
@@ -109,7 +103,7 @@ export class DeliveryWorker {
    * when it stopped early with work possibly left.
    */
   async deliverSlot(from: Date, until: Date, stopping: AbortSignal): Promise<boolean> {
-    if (Date.now() - until.getTime() > STALE_SLOT_MS) {
+    if (isStaleSlot(until, Date.now())) {
       this.deps.backlog.poke();
       return true;
     }
