@@ -91,15 +91,22 @@ export async function disk(db: pg.Client) {
   };
 }
 
+/** A statement's text with its whitespace folded, for the report. */
+const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
+
 /**
- * A statement's text without leading comments and with its whitespace folded: how the log and
- * pg_stat_statements (which keeps no leading comment) are matched.
+ * A statement's shape: how the log (the text as sent) and pg_stat_statements (which drops leading
+ * comments and replaces every constant with a parameter) are matched. Comments, literals,
+ * parameters and numbers become `?`.
  */
-const folded = (text: string) =>
-  text
-    .replace(/^\s*(\/\*[\s\S]*?\*\/\s*)+/, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+const shape = (text: string) =>
+  folded(
+    text
+      .replace(/\/\*[\s\S]*?\*\//g, ' ')
+      .replace(/'(?:[^']|'')*'/g, '?')
+      .replace(/\$\d+/g, '?')
+      .replace(/\b\d+(?:\.\d+)?\b/g, '?'),
+  );
 
 /**
  * The statements that took the most time, from pg_stat_statements (reset at the phase's start), and
@@ -125,7 +132,7 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
   const round = (ms: number) => Math.round(ms * 100) / 100;
   const measured = rows.map((row) => {
     const calls = Number(row.calls);
-    const over5ms = slow.get(folded(row.query)) ?? 0;
+    const over5ms = slow.get(shape(row.query)) ?? 0;
     return {
       query: folded(row.query).slice(0, 160),
       calls,
@@ -164,7 +171,7 @@ export async function slowStatements(logFile: string, offset: number): Promise<M
   for (const match of text.matchAll(
     /duration: [\d.]+ ms\s+(?:execute [^:]*|statement): ([^\n]*(?:\n\t[^\n]*)*)/g,
   )) {
-    const key = folded(match[1] ?? '');
+    const key = shape(match[1] ?? '');
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
