@@ -34,6 +34,9 @@ export const CLUSTER_SETTINGS: Record<string, string> = {
   'pg_stat_statements.track': 'top',
   track_io_timing: 'on',
   log_autovacuum_min_duration: '0',
+  // The statements over 5 ms are logged to be counted: without their parameters (claims and outcome
+  // batches carry up to megabytes of JSON), or the log grows by gigabytes a run.
+  log_parameter_max_length: '0',
   autovacuum_naptime: '10s',
   log_lock_waits: 'on',
   listen_addresses: "'127.0.0.1'",

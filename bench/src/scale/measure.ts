@@ -1,5 +1,7 @@
 // What the scale benchmark reads off the database and the processes while and after it runs.
-import { open, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import type pg from 'pg';
 import { percentile } from '../processes.ts';
 
@@ -148,32 +150,33 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
   return measured.filter((row, rank) => rank < top || !row.p99Within5ms);
 }
 
-/** A file's text from `offset` on: the cluster's log grows past what one string may hold (~512 MiB). */
-async function readFrom(file: string, offset: number): Promise<string> {
-  const handle = await open(file, 'r');
-  try {
-    const { size } = await handle.stat();
-    const buffer = Buffer.alloc(Math.max(0, size - offset));
-    await handle.read(buffer, 0, buffer.length, offset);
-    return buffer.toString('utf8');
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * Statements slower than `log_min_duration_statement` in the cluster's log since `offset`, counted by
- * their whole text (a statement's lines after its first begin with a tab in PostgreSQL's log).
+ * their shape (see {@link shape}), read line by line: the log can outgrow what one string holds. A
+ * statement's lines after its first begin with a tab; only executions are counted (parse and bind
+ * are not in pg_stat_statements' times).
  */
 export async function slowStatements(logFile: string, offset: number): Promise<Map<string, number>> {
-  const text = await readFrom(logFile, offset);
   const counts = new Map<string, number>();
-  for (const match of text.matchAll(
-    /duration: [\d.]+ ms\s+(?:execute [^:]*|statement): ([^\n]*(?:\n\t[^\n]*)*)/g,
-  )) {
-    const key = shape(match[1] ?? '');
+  const start = /duration: [\d.]+ ms\s+(?:execute [^:]*|statement): (.*)$/;
+  let statement: string[] | undefined;
+  const count = () => {
+    if (!statement) return;
+    const key = shape(statement.join('\n'));
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    statement = undefined;
+  };
+  const lines = createInterface({ input: createReadStream(logFile, { start: offset }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (statement && line.startsWith('\t')) {
+      statement.push(line);
+      continue;
+    }
+    count();
+    const match = start.exec(line);
+    if (match) statement = [match[1] ?? ''];
   }
+  count();
   return counts;
 }
 

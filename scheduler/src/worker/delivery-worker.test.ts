@@ -268,6 +268,33 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
+  it('gives a missed event’s place to the next at once, before its outcome is written', async () => {
+    // bench/scale `catch-up`: a stop's missed events held their team's places until written.
+    const servedSince = new Date();
+    const missed = Array.from({ length: 3 }, (_, n) =>
+      due({ scheduledAt: new Date(Date.now() - 2 * HOUR + n) }),
+    );
+    const late = due({ scheduledAt: new Date(Date.now() - 60_000) });
+    store.insert([...missed, late]);
+    const writer = new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 2000 });
+    const { worker, close } = makeWorker(store, servedSince, { shares: new Shares(1, 10), writer });
+    const stopping = new AbortController();
+    const now = Date.now();
+    const delivering = worker.deliverSlot(new Date(now - 3 * HOUR), new Date(now + HOUR), stopping.signal);
+    await vi.waitFor(() => expect(receiver.hits).toHaveLength(1), { timeout: 1500 });
+    // The late event was called while the missed ones' outcomes still waited for the writer.
+    expect(missed.map((event) => store.get(event.id)?.status)).toEqual([
+      'processing',
+      'processing',
+      'processing',
+    ]);
+    await vi.waitFor(() => expect(store.get(late.id)?.status).toBe('success'), { timeout: 5000 });
+    stopping.abort();
+    await delivering;
+    await close();
+    expect(missed.map((event) => store.get(event.id)?.status)).toEqual(['failed', 'failed', 'failed']);
+  });
+
   it(`hands back expired leases, and fails an attempt whose lease expired ${MAX_CLAIMS} times`, async () => {
     const lease = { status: 'processing', leaseOwner: 9, leaseExpiresAt: new Date(Date.now() - 1) } as const;
     const again = due({ ...lease, leaseToken: randomUUID(), claimCount: MAX_CLAIMS - 1 });

@@ -126,12 +126,10 @@ export class DeliveryWorker {
     // the process full, those are a busy team's, left for lack of places, and would hide the other
     // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
     // the team holding fewest calls first (bench/README.md, the `slow` and `shares` scenarios).
-    // From the slot's start only: older events are the backlog's, and a slot that took them would
-    // make what falls due now wait behind them (the `catch-up` scenario).
     let crowded = false;
     const claim: Claim = (options) =>
       crowded || this.#full(options.limit)
-        ? this.deps.store.claimBacklog({ ...options, from })
+        ? this.deps.store.claimBacklog(options)
         : this.deps.store.claimDue({ ...options, from, before: until });
     while (!stopping.aborted) {
       try {
@@ -301,6 +299,8 @@ export class DeliveryWorker {
     const now = new Date();
     if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs, liveness.servedSince())) {
       metrics.delivered('missed', 0);
+      // No call: its place goes to the next event at once, not after the outcome is written.
+      callEnded();
       await this.#record(attempt, missedOutcome(attempt, now, options.missedToleranceMs), lease, false);
       return;
     }
