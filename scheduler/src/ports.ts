@@ -170,10 +170,11 @@ export interface EventStore {
   claimDue(options: ClaimOptions & { from: Date; before: Date }): Promise<ClaimedAttempt[]>;
   /**
    * Claims up to `limit` pending events due now, whatever their slot, within the shares: each place
-   * to the team with due events that would hold fewest calls with it, each team's oldest first
-   * (see {@link ClaimOptions.servedSince}).
+   * to the team with due events that would hold fewest calls with it, each team's oldest first.
+   * With `from`, only events due from then on: a slot's claim while the process is full, which
+   * leaves older events to the backlog's claims.
    */
-  claimBacklog(options: ClaimOptions): Promise<ClaimedAttempt[]>;
+  claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]>;
   /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
   nextDueAt(from: Date, before: Date): Promise<Date | null>;
   /** The seconds (as Unix seconds) in which pending events not in flight fall due within `[from, before)`. */

@@ -191,6 +191,26 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(await t.read(full.id)).toMatchObject({ status: 'pending' });
   });
 
+  it('claims, from a time on, each team’s oldest due events from then, and leaves the older ones', async () => {
+    // A slot's claim while the process is full: what falls due now must not wait behind older events.
+    const t = current();
+    const minute = 60 * SECOND;
+    const [myOld, myNew, theirOld, theirNew, notYet] = [
+      seedEvent(t.now(), team, -10 * minute),
+      seedEvent(t.now(), team, -2 * SECOND),
+      seedEvent(t.now(), other, -5 * minute),
+      seedEvent(t.now(), other, -1 * SECOND),
+      seedEvent(t.now(), other, minute),
+    ];
+    await t.seed([myOld, myNew, theirOld, theirNew, notYet]);
+    const from = new Date(t.now().getTime() - 3 * SECOND);
+    const claimed = await t.store.claimBacklog({ ...claimOptions(), from });
+    expect(idsOf(claimed).sort()).toEqual(idsOf([myNew, theirNew]).sort());
+    const rest = await t.store.claimBacklog(claimOptions());
+    expect(idsOf(rest).sort()).toEqual(idsOf([myOld, theirOld]).sort());
+    expect(await t.read(notYet.id)).toMatchObject({ status: 'pending' });
+  });
+
   it('takes a team’s events due since schedulers served before those due while none did, each group oldest first', async () => {
     // bench/scale `catch-up`: after a stop, the events falling due again waited behind the stop's backlog.
     const t = current();

@@ -112,11 +112,10 @@ export class MemoryEventStore implements EventStore {
     return this.#claim(slotCandidates(inSlot, shares, limit), options);
   }
 
-  claimBacklog(options: ClaimOptions): Promise<ClaimedAttempt[]> {
-    return this.#claim(
-      backlogCandidates(this.#due(), options.shares, options.limit, options.servedSince),
-      options,
-    );
+  claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]> {
+    const from = options.from ?? new Date(-8.64e15);
+    const due = this.#due().filter((c) => c.scheduledAt >= from);
+    return this.#claim(backlogCandidates(due, options.shares, options.limit, options.servedSince), options);
   }
 
   nextDueAt(from: Date, before: Date): Promise<Date | null> {

@@ -126,10 +126,13 @@ export class DeliveryWorker {
     // the process full, those are a busy team's, left for lack of places, and would hide the other
     // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
     // the team holding fewest calls first (bench/README.md, the `slow` and `shares` scenarios).
+    // From the slot's start only: older events are the backlog line's. A slot that took them made
+    // what falls due now wait behind the backlog's claims, each slower than a slot's (the `catch-up`
+    // scenario: p99 9.2 s with them, 127 ms without).
     let crowded = false;
     const claim: Claim = (options) =>
       crowded || this.#full(options.limit)
-        ? this.deps.store.claimBacklog(options)
+        ? this.deps.store.claimBacklog({ ...options, from })
         : this.deps.store.claimDue({ ...options, from, before: until });
     while (!stopping.aborted) {
       try {

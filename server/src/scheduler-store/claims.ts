@@ -125,9 +125,18 @@ export async function claimDue(
 
 const BACKLOG_CLAIM = claimStatement(BACKLOG_CANDIDATES);
 
-/** Leases pending events due now of any slot, serving the teams holding fewest calls first. */
-export async function claimBacklog(em: EntityManager, options: ClaimOptions): Promise<ClaimedAttempt[]> {
+/**
+ * Leases pending events due now of any slot (due from `from` on, when given), serving the teams
+ * holding fewest calls first.
+ */
+export async function claimBacklog(
+  em: EntityManager,
+  options: ClaimOptions & { from?: Date },
+): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
-  const rows = await preparedQuery<AttemptRow>(em, BACKLOG_CLAIM, claimParams(options));
+  const rows = await preparedQuery<AttemptRow>(em, BACKLOG_CLAIM, [
+    ...claimParams(options),
+    options.from ?? '-infinity',
+  ]);
   return rows.map(toAttempt);
 }

@@ -97,9 +97,9 @@ const teamDue = (range: string) => `select q.event_id as id, q.team_id, q.schedu
 
 /**
  * The CTE `candidates` of a backlog claim: a loose index scan, one probe per team with pending
- * events, then each team's oldest due ones (up to its room in the claim's `team_room`), those due
- * since $12 (schedulers serving) before those due while none served; none at all while nothing is
- * due (one probe of the due index).
+ * events, then each team's oldest due ones from $13 on (up to its room in the claim's `team_room`),
+ * those due since $12 (schedulers serving) before those due while none served; none at all while
+ * nothing is due (one probe of the due index).
  */
 export const BACKLOG_CANDIDATES = `pending_teams as (
     (select team_id from event_queue
@@ -115,9 +115,9 @@ export const BACKLOG_CANDIDATES = `pending_teams as (
     select c.* from pending_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
-      (${teamDue('q.scheduled_at >= $12::timestamptz')})
+      (${teamDue('q.scheduled_at >= greatest($13::timestamptz, $12::timestamptz)')})
       union all
-      (${teamDue('q.scheduled_at < $12::timestamptz')})
+      (${teamDue('q.scheduled_at >= $13::timestamptz and q.scheduled_at < $12::timestamptz')})
       limit least(coalesce(r.room, $7), $1)
     ) c
     where p.team_id is not null
