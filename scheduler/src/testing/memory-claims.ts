@@ -9,7 +9,8 @@ export interface Candidate {
   origin: string;
 }
 
-const NEVER = new Date(-8.64e15);
+/** Before every time: no event is due before schedulers served. */
+export const NEVER = new Date(-8.64e15);
 
 /** Oldest first, except that events due since `servedSince` come before those due while none served. */
 const inQueueOrder = (servedSince: Date) => (a: Candidate, b: Candidate) =>

@@ -8,7 +8,7 @@ import type {
   RetryAttempt,
 } from '../ports.js';
 import { webhookOrigin } from '../delivery/origin.js';
-import { type Candidate, backlogCandidates, chooseClaims, slotCandidates } from './memory-claims.js';
+import { type Candidate, NEVER, backlogCandidates, chooseClaims, slotCandidates } from './memory-claims.js';
 import { type MemoryCron, occurrencesToAdd } from './memory-crons.js';
 import { requestOf } from '../event-request.js';
 
@@ -113,7 +113,7 @@ export class MemoryEventStore implements EventStore {
   }
 
   claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]> {
-    const from = options.from ?? new Date(-8.64e15);
+    const from = options.from ?? NEVER;
     const due = this.#due().filter((c) => c.scheduledAt >= from);
     return this.#claim(backlogCandidates(due, options.shares, options.limit, options.servedSince), options);
   }
