@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '../../test/database.js';
 import { eventually } from '../testing/eventually.js';
 import type { EventStore } from '../ports.js';
-import { AgendaTimer } from './agenda-timer.js';
+import { AgendaTimer, type AgendaTimerOptions } from './agenda-timer.js';
 import { extendTimerHorizon } from './horizon.js';
 import { SLOT_JOB, SLOT_LEAD_MS, type SlotJobData, slotOf } from './slot-jobs.js';
 import { HORIZON_MS, Timers } from './timers.js';
@@ -95,18 +95,24 @@ describe('extendTimerHorizon', () => {
   });
 });
 
+/** A timer over the test database that polls every 100 ms, with the test's callbacks. */
+const testTimer = (name: string, callbacks: Pick<AgendaTimerOptions, 'onSlot' | 'onReconcile'>) =>
+  new AgendaTimer({
+    pool: database.pool,
+    name,
+    logger: pino({ level: 'silent' }),
+    processEveryMs: 100,
+    slotConcurrency: 2,
+    slotLockLifetimeMs: 10_000,
+    reconcileEveryMs: 60_000,
+    ...callbacks,
+  });
+
 describe('AgendaTimer', () => {
   it('runs the job of a covered slot when its second comes, removes it, and reconciles', async () => {
     const fired: SlotJobData[] = [];
     let reconciled = 0;
-    const timer = new AgendaTimer({
-      pool: database.pool,
-      name: 'timer-test',
-      logger: pino({ level: 'silent' }),
-      processEveryMs: 100,
-      slotConcurrency: 2,
-      slotLockLifetimeMs: 10_000,
-      reconcileEveryMs: 60_000,
+    const timer = testTimer('timer-test', {
       onSlot: (slot) => {
         fired.push(slot);
         return Promise.resolve(true);
@@ -151,14 +157,7 @@ describe('AgendaTimer', () => {
     const ahead = slotOf(new Date(now.getTime() + 97_000));
     await new Timers({ shards: 1 }).cover(database.pool, [past, recent, ahead], now);
     const fired: number[] = [];
-    const timer = new AgendaTimer({
-      pool: database.pool,
-      name: 'stale-test',
-      logger: pino({ level: 'silent' }),
-      processEveryMs: 100,
-      slotConcurrency: 2,
-      slotLockLifetimeMs: 10_000,
-      reconcileEveryMs: 60_000,
+    const timer = testTimer('stale-test', {
       onSlot: (slot) => {
         fired.push(slot.slot);
         return Promise.resolve(true);
