@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { topUpCrons } from './cron-top-up.js';
 import { OwnerRegistry, poolConnection } from './liveness/owner-registry.js';
 import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
@@ -14,9 +15,6 @@ import { DeliveryWorker, RECOVERY_BATCH } from './worker/delivery-worker.js';
 import { OutcomeWriter } from './worker/outcome-writer.js';
 import { Shares } from './worker/shares.js';
 import { Wakeup } from './worker/wakeup.js';
-
-const CRON_TOP_UP_BATCH = 200;
-const CRON_TOP_UP_BUDGET_MS = 1000;
 
 /** Knobs with measured defaults; see bench/README.md. */
 export interface SchedulerTuning {
@@ -129,21 +127,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     },
   });
 
-  // Crons are topped up in batches until none is left or the time is up: one batch per tick fell
-  // behind 20,000 crons, and a cron topped up late skips the occurrences it passed.
-  const topUpCrons = async (): Promise<void> => {
-    const until = performance.now() + CRON_TOP_UP_BUDGET_MS;
-    while (
-      (await store.topUpCrons(tuning.cronHorizonMs, CRON_TOP_UP_BATCH)) > 0 &&
-      performance.now() < until
-    );
-  };
-
   const reconcile = async (): Promise<void> => {
     await worker.recoverExpiredLeases();
     if ((await store.releaseDestinations()) > 0) backlog.poke();
     await extendTimerHorizon(pool, store, options.timers);
-    await topUpCrons();
+    await topUpCrons(store, tuning.cronHorizonMs);
     await pool.query(
       `delete from agenda_jobs where name = $1 and next_run_at is null and locked_at is null
        and coalesce(last_finished_at, failed_at, created_at) < now() - interval '1 hour'`,
