@@ -268,6 +268,23 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
+  it('takes only its own second’s events once a claim filled a room: older due events are the backlog’s', async () => {
+    // bench/scale `catch-up`: crowded slots that took the backlog held what fell due behind it.
+    const start = Date.now() - 500;
+    const older = due({ scheduledAt: new Date(start - 30_000) });
+    const own = Array.from({ length: 4 }, (_, n) => due({ scheduledAt: new Date(start + n) }));
+    store.insert([older, ...own]);
+    const crowded = vi.spyOn(store, 'claimBacklog');
+    const { worker, close } = makeWorker(store, new Date(0), { shares: new Shares(2, 10) });
+    expect(
+      await worker.deliverSlot(new Date(start), new Date(start + 1000), new AbortController().signal),
+    ).toBe(true);
+    await close();
+    expect(receiver.hits.map((hit) => hit.headers['webhook-id']).sort()).toEqual(own.map((e) => e.id).sort());
+    expect(store.get(older.id)).toMatchObject({ status: 'pending' });
+    expect(crowded).toHaveBeenCalledWith(expect.objectContaining({ from: new Date(start) }));
+  });
+
   it('gives a missed event’s place to the next at once, before its outcome is written', async () => {
     // bench/scale `catch-up`: a stop's missed events held their team's places until written.
     const servedSince = new Date();

@@ -19,16 +19,6 @@ import { DATABASE_NOW } from './database-clock.js';
 export const FREE = 'num_nulls(q.lease_token, q.parked_until) = 2';
 
 /**
- * Claims among `candidates` (rows of id, team_id, scheduled_at, destination) within the shares:
- * each place to the team that would hold fewest calls with it (teams in turn while they hold as many),
- * none past its room;
- * within a destination, the teams holding fewest of its calls first.
- * Parameters: $1 limit, $2 lease token, $3 lease ms, $4 owner, $5 team rooms, $6 destination rooms,
- * $7 a team's whole share, $8 a destination's whole share, $9 teams' holdings and rooms at
- * destinations, $10 a team's whole share of a destination, $11 most calls at once to an origin not
- * known to answer; the candidates may use more.
- */
-/**
  * CTEs that park the candidates of a destination the CTE `held` holds back: their rows leave the
  * claims' indexes until it can take calls. Like the claim, skipping rows others hold: a claim never
  * waits for a lock.
