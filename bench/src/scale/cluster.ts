@@ -37,6 +37,9 @@ export const CLUSTER_SETTINGS: Record<string, string> = {
   // The statements over 5 ms are logged to be counted: without their parameters (claims and outcome
   // batches carry up to megabytes of JSON), or the log grows by gigabytes a run.
   log_parameter_max_length: '0',
+  // Each logged statement's query id, the key pg_stat_statements counts it under (measure.ts).
+  compute_query_id: 'on',
+  log_line_prefix: "'%m [%p] q=%Q '",
   autovacuum_naptime: '10s',
   log_lock_waits: 'on',
   listen_addresses: "'127.0.0.1'",

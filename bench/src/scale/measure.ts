@@ -97,20 +97,6 @@ export async function disk(db: pg.Client) {
 const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /**
- * A statement's shape: how the log (the text as sent) and pg_stat_statements (which drops leading
- * comments and replaces every constant with a parameter) are matched. Comments, literals,
- * parameters and numbers become `?`.
- */
-const shape = (text: string) =>
-  folded(
-    text
-      .replace(/\/\*[\s\S]*?\*\//g, ' ')
-      .replace(/'(?:[^']|'')*'/g, '?')
-      .replace(/\$\d+/g, '?')
-      .replace(/\b\d+(?:\.\d+)?\b/g, '?'),
-  );
-
-/**
  * The statements that took the most time, from pg_stat_statements (reset at the phase's start), and
  * every statement whose calls took over `log_min_duration_statement` (5 ms) more often than one in a
  * hundred: `over5ms` counts a statement's calls in the cluster's log (see {@link slowStatements}), so
@@ -118,6 +104,7 @@ const shape = (text: string) =>
  */
 export async function statements(db: pg.Client, slow: Map<string, number>, top = 25) {
   const { rows } = await db.query<{
+    queryid: string;
     query: string;
     calls: string;
     mean: number;
@@ -126,7 +113,7 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
     rows: string;
     total: number;
   }>(
-    `select query, calls, mean_exec_time as mean, max_exec_time as max, stddev_exec_time as stddev, rows,
+    `select queryid::text, query, calls, mean_exec_time as mean, max_exec_time as max, stddev_exec_time as stddev, rows,
             total_exec_time as total
      from pg_stat_statements s join pg_database d on d.oid = s.dbid
      where d.datname = current_database() order by total_exec_time desc`,
@@ -134,7 +121,7 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
   const round = (ms: number) => Math.round(ms * 100) / 100;
   const measured = rows.map((row) => {
     const calls = Number(row.calls);
-    const over5ms = slow.get(shape(row.query)) ?? 0;
+    const over5ms = slow.get(row.queryid) ?? 0;
     return {
       query: folded(row.query).slice(0, 160),
       calls,
@@ -152,31 +139,19 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
 
 /**
  * Statements slower than `log_min_duration_statement` in the cluster's log since `offset`, counted by
- * their shape (see {@link shape}), read line by line: the log can outgrow what one string holds. A
- * statement's lines after its first begin with a tab; only executions are counted (parse and bind
- * are not in pg_stat_statements' times).
+ * query id (the log's line prefix carries it: cluster.ts), read line by line: the log can outgrow
+ * what one string holds. Only executions are counted (parse and bind are not in
+ * pg_stat_statements' times). Matching the logged text instead missed whole statements:
+ * pg_stat_statements also replaces constants such as `null`, `epoch` and lists of them.
  */
 export async function slowStatements(logFile: string, offset: number): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  const start = /duration: [\d.]+ ms\s+(?:execute [^:]*|statement): (.*)$/;
-  let statement: string[] | undefined;
-  const count = () => {
-    if (!statement) return;
-    const key = shape(statement.join('\n'));
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-    statement = undefined;
-  };
+  const slow = /\bq=(-?\d+) .*duration: [\d.]+ ms\s+(?:execute [^:]*|statement): /;
   const lines = createInterface({ input: createReadStream(logFile, { start: offset }), crlfDelay: Infinity });
   for await (const line of lines) {
-    if (statement && line.startsWith('\t')) {
-      statement.push(line);
-      continue;
-    }
-    count();
-    const match = start.exec(line);
-    if (match) statement = [match[1] ?? ''];
+    const queryId = slow.exec(line)?.[1];
+    if (queryId && queryId !== '0') counts.set(queryId, (counts.get(queryId) ?? 0) + 1);
   }
-  count();
   return counts;
 }
 

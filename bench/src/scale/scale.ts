@@ -31,7 +31,14 @@ import {
   slowEvents,
   slowThroughput,
 } from './slow.ts';
-import { createThroughApi, eventInput, mixedRequests, receiverUrl, skewedTeam } from './workload.ts';
+import {
+  createThroughApi,
+  eventInput,
+  mixedRequests,
+  receiverUrl,
+  skewedTeam,
+  windowStart,
+} from './workload.ts';
 
 const SCALE = Number(process.env.SCALE ?? 1);
 const SCENARIO = process.env.SCALE_SCENARIO ?? 'steady';
@@ -164,7 +171,12 @@ try {
   );
   const stop = CATCH_UP ? await stopTheScheduler(base, services) : undefined;
   // The punctual events: DUE_RATE a second over the measured window, created before it starts.
-  const t0 = stop ? stop.restartAt.getTime() : Date.now() + (SLOW ? 300_000 : 120_000);
+  const t0 = stop
+    ? stop.restartAt.getTime()
+    : SLOW
+      ? Date.now() + 300_000
+      : windowStart(Date.now() + 120_000);
+  log(`the measured window starts at ${new Date(t0).toISOString()}`);
   const punctual = Array.from({ length: Math.round((DUE_RATE * MEASURE_MS) / 1000) }, (_, i) => ({
     team: SLOW ? PUNCTUAL_TEAM : skewedTeam(),
     input: eventInput(receiverUrl(i, `punctual/${i}`), new Date(t0 + (i * 1000) / DUE_RATE)),

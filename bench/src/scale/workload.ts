@@ -121,3 +121,17 @@ export function mixedRequests(ids: { team: number; id: string }[], cronIds: { te
     };
   };
 }
+
+/**
+ * The measured window's start: the first instant from `earliest` at second 10 of a minute after which
+ * comes a five-minute mark that no hourly cron shares (the seeded zones' hours fall at :00, :15 in
+ * Kathmandu and :30 in Kolkata). A window of two minutes then holds the same bursts of crons in every
+ * run: a five-minute mark and a plain minute.
+ */
+export function windowStart(earliest: number): number {
+  const MINUTE = 60_000;
+  let start = Math.ceil((earliest - 10_000) / MINUTE) * MINUTE + 10_000;
+  const mark = (at: number) => new Date(at + MINUTE).getUTCMinutes();
+  while (mark(start) % 5 !== 0 || [0, 15, 30].includes(mark(start))) start += MINUTE;
+  return start;
+}
