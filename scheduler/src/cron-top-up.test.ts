@@ -47,7 +47,7 @@ describe('the reconcile’s cron top-up', () => {
     ]);
   });
 
-  it('keeps every occurrence within the horizon materialized', async () => {
+  it('tops a cron that ran out up at once, without back-filling the minute that passed', async () => {
     const cron = storeWithMinuteCron('2026-11-27T11:59:00Z');
     expect(await cron.at('2026-11-27T12:00:00.500Z')).toEqual([
       '2026-11-27T12:01:00.000Z',

@@ -8,7 +8,7 @@ const BUDGET_MS = 1000;
  * once its occurrences run out within that, so crons on the minute (most of them) are topped up in
  * the middle of a minute, not in its first seconds beside their own occurrences' calls.
  */
-export const topUpHorizonMs = (cronHorizonMs: number): number => cronHorizonMs * 1.5;
+const topUpHorizonMs = (cronHorizonMs: number): number => cronHorizonMs * 1.5;
 
 /**
  * Tops up crons in batches until none is left or the time is up: one batch per tick fell behind
