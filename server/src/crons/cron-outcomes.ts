@@ -5,9 +5,12 @@ import { failureStreakSql, pausesCronSql } from './cron-health.rules.js';
  * the crons of the events recorded, and their health after occurrences end.
  */
 
-/** Locks the crons whose ids `cronIds` (a subquery) lists, in id order. */
+/**
+ * Locks the crons whose ids `cronIds` (a subquery) lists, in id order, and returns what their health
+ * is counted from: the statement touches each cron row once to lock it and once to write it.
+ */
 export function lockCrons(cronIds: string): string {
-  return `select c.id from crons c
+  return `select c.id, c.is_active, c.pause_after_failures, c.consecutive_failures from crons c
     where c.id = any(array(${cronIds}))
     order by c.id
     for no key update of c`;
@@ -28,10 +31,11 @@ const PAUSES = pausesCronSql({
 /**
  * CTEs that keep the health of the crons whose occurrences ended: the failure streak, the last run,
  * and the pause once the streak reaches `pause_after_failures`. `occurrences` is a CTE of ended
- * occurrences with `cron_id, final_status, scheduled_at, executed_at`. The last CTE, `counted`, has a
- * row per cron counted: `id, team_id, webhook_url, streak, paused`.
+ * occurrences with `cron_id, final_status, scheduled_at, executed_at`; `locks` the CTE of
+ * {@link lockCrons} that locked their crons. The last CTE, `counted`, has a row per cron counted:
+ * `id, team_id, webhook_url, streak, paused`.
  */
-export function cronHealthCtes(occurrences: string): string {
+export function cronHealthCtes(occurrences: string, locks: string): string {
   return `runs as (
     select cron_id, max(scheduled_at) filter (where final_status = 'success') as last_success,
            max(executed_at) as last_run_at,
@@ -42,10 +46,8 @@ export function cronHealthCtes(occurrences: string): string {
                    and (r.last_success is null or o.scheduled_at > r.last_success))::int as failures
     from runs r
   ), locked as (
-    select c.id, c.is_active, c.pause_after_failures,
-           ${STREAK} as streak
-    from crons c join streaks s on s.cron_id = c.id
-    for no key update of c
+    select c.id, c.is_active, c.pause_after_failures, ${STREAK} as streak
+    from ${locks} c join streaks s on s.cron_id = c.id
   ), counted as (
     update crons c
     set consecutive_failures = l.streak, last_status = s.last_status,

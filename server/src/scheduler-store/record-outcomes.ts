@@ -31,7 +31,7 @@ const RECORD = `with ${INPUT}, cron_locks as (
     ${appendDeliveryMinutes('recorded')}
   ), occurrences as (
     select * from finals where cron_id is not null and not triggered
-  ), ${cronHealthCtes('occurrences')}
+  ), ${cronHealthCtes('occurrences', 'cron_locks')}
   select 'recorded' as kind, r.id, ${STILL_OPEN} as open,
          r.triggered, null::uuid as team_id, null::text as alert_url, null::jsonb as subject
   from recorded r
