@@ -32,18 +32,19 @@ const shares: ClaimShares = {
   pairs: [],
 };
 
-/** Queue index entries the transaction read so far, with what `claim` returned. */
+/** Queue index entries and index scans the transaction read so far, with what `claim` returned. */
 async function indexReads<T>(
   claim: (tx: EntityManager) => Promise<T>,
-): Promise<{ result: T; reads: number }> {
+): Promise<{ result: T; reads: number; scans: number }> {
   return orm.em.fork().transactional(async (tx) => {
     const result = await claim(tx);
-    const [row] = await rawQuery<{ reads: string }>(
+    const [row] = await rawQuery<{ reads: string; scans: string }>(
       tx,
-      `select coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) as reads
+      `select coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) as reads,
+              coalesce(sum(pg_stat_get_xact_numscans(indexrelid)), 0) as scans
        from pg_index where indrelid = 'event_queue'::regclass`,
     );
-    return { result, reads: Number(row?.reads) };
+    return { result, reads: Number(row?.reads), scans: Number(row?.scans) };
   });
 }
 
@@ -91,5 +92,20 @@ describe('a claim among many due events', () => {
     const { result, reads } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
     expect(result).toHaveLength(LIMIT);
     expect(reads).toBeLessThan(100);
+  });
+
+  // bench/scale, 100 teams with pending events: the backlog claim probed every team's due ranges,
+  // 4.2 ms a claim on average and a third of them over 5 ms.
+  it('passes over a team whose events all wait for later with one probe (backlog claim)', async () => {
+    const WAITING_TEAMS = 40;
+    const later = new Date(Date.now() + 3_600_000);
+    for (let n = 0; n < WAITING_TEAMS; n++) {
+      const team = await makeTeam(orm.em.fork(), `waiting ${n}`);
+      await makeDueEvents(orm.em.fork(), { teamId: team, origin: BUSY, count: 2, at: later });
+    }
+    const { result, scans } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
+    expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
+    // The waiting teams' probes alone, not their due ranges too: 86 index scans here, 166 with them.
+    expect(scans).toBeLessThan(3 * WAITING_TEAMS);
   });
 });

@@ -87,20 +87,24 @@ const teamDue = (range: string) => `select q.event_id as id, q.team_id, q.schedu
 
 /**
  * The CTE `candidates` of a backlog claim: a loose index scan, one probe per team with pending
- * events, then each team's oldest due ones from $13 on (up to its room in the claim's `team_room`),
- * those due since $12 (schedulers serving) before those due while none served; none at all while
- * nothing is due (one probe of the due index).
+ * events, which also reads the team's earliest (the team's due index is in time order within a
+ * team); then, of the teams whose earliest is due, the oldest due events from $13 on (up to the
+ * team's room in the claim's `team_room`), those due since $12 (schedulers serving) before those due
+ * while none served; none at all while nothing is due (one probe of the due index). A team whose
+ * events all wait for later costs its probe alone.
  */
 export const BACKLOG_CANDIDATES = `pending_teams as (
-    (select team_id from event_queue
+    (select team_id, scheduled_at as earliest from event_queue
      where lease_token is null and parked_until is null
        and (select min(scheduled_at) from event_queue where lease_token is null and parked_until is null) <= ${DATABASE_NOW}
-     order by team_id limit 1)
+     order by team_id, scheduled_at limit 1)
     union all
-    select (select q.team_id from event_queue q
-            where q.lease_token is null and q.parked_until is null and q.team_id > p.team_id
-            order by q.team_id limit 1)
-    from pending_teams p where p.team_id is not null
+    select n.team_id, n.scheduled_at from pending_teams p
+    cross join lateral (
+      select q.team_id, q.scheduled_at from event_queue q
+      where q.lease_token is null and q.parked_until is null and q.team_id > p.team_id
+      order by q.team_id, q.scheduled_at limit 1
+    ) n
   ), candidates as (
     select c.* from pending_teams p
     left join team_room r on r.team_id = p.team_id
@@ -110,7 +114,7 @@ export const BACKLOG_CANDIDATES = `pending_teams as (
       (${teamDue('q.scheduled_at >= $13::timestamptz and q.scheduled_at < $12::timestamptz')})
       limit least(coalesce(r.room, $7), $1)
     ) c
-    where p.team_id is not null
+    where p.earliest <= ${DATABASE_NOW}
   )`;
 
 /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
