@@ -85,18 +85,24 @@ const teamDue = (range: string) => `select q.event_id as id, q.team_id, q.schedu
       order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)`;
 
+/** How many of the oldest due events a backlog claim reads to find the teams with any due. */
+const DUE_SAMPLE = 100;
+
 /**
- * The CTE `candidates` of a backlog claim: a loose index scan, one probe per team with pending
- * events, which also reads the team's earliest (the team's due index is in time order within a
- * team); then, of the teams whose earliest is due, the oldest due events from $13 on (up to the
- * team's room in the claim's `team_room`), those due since $12 (schedulers serving) before those due
- * while none served; none at all while nothing is due (one probe of the due index). A team whose
- * events all wait for later costs its probe alone.
+ * The CTE `candidates` of a backlog claim. First the teams with events due: while fewer than 100
+ * events are due, the teams of those (one range of the due index); else a loose index scan, one
+ * probe per team with pending events, which also reads the team's earliest (the team's due index is
+ * in time order within a team), keeping those whose earliest is due. Then of each such team the
+ * oldest due events from $13 on (up to its room in the claim's `team_room`), those due since $12
+ * (schedulers serving) before those due while none served.
  */
-export const BACKLOG_CANDIDATES = `pending_teams as (
+export const BACKLOG_CANDIDATES = `due_sample as (
+    select team_id from event_queue
+    where lease_token is null and parked_until is null and scheduled_at <= ${DATABASE_NOW}
+    order by scheduled_at limit ${DUE_SAMPLE}
+  ), pending_teams as (
     (select team_id, scheduled_at as earliest from event_queue
      where lease_token is null and parked_until is null
-       and (select min(scheduled_at) from event_queue where lease_token is null and parked_until is null) <= ${DATABASE_NOW}
      order by team_id, scheduled_at limit 1)
     union all
     select n.team_id, n.scheduled_at from pending_teams p
@@ -105,8 +111,14 @@ export const BACKLOG_CANDIDATES = `pending_teams as (
       where q.lease_token is null and q.parked_until is null and q.team_id > p.team_id
       order by q.team_id, q.scheduled_at limit 1
     ) n
+  ), due_teams as (
+    select distinct team_id from due_sample where (select count(*) from due_sample) < ${DUE_SAMPLE}
+    union all
+    -- Only read when the sample is full: the condition is evaluated once, before the scan.
+    select team_id from pending_teams
+    where earliest <= ${DATABASE_NOW} and (select count(*) from due_sample) = ${DUE_SAMPLE}
   ), candidates as (
-    select c.* from pending_teams p
+    select c.* from due_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
       (${teamDue('q.scheduled_at >= greatest($13::timestamptz, $12::timestamptz)')})
@@ -114,7 +126,6 @@ export const BACKLOG_CANDIDATES = `pending_teams as (
       (${teamDue('q.scheduled_at >= $13::timestamptz and q.scheduled_at < $12::timestamptz')})
       limit least(coalesce(r.room, $7), $1)
     ) c
-    where p.earliest <= ${DATABASE_NOW}
   )`;
 
 /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
