@@ -98,7 +98,7 @@ describe('a claim among many due events', () => {
   it('reads about the rows it looks at, not the whole due index (backlog claim)', async () => {
     const { result, reads } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
     expect(result).toHaveLength(LIMIT);
-    // With it the 100 due events it reads to find the teams with any due.
+    // The look-ahead, and the 100 oldest due events read to find the teams with any due.
     expect(reads).toBeLessThan(200);
   });
 
