@@ -126,7 +126,7 @@ describe('a claim among many due events', () => {
     );
     const { result, scans } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
-    // The due index's range, team A's ranges and the probes of the rows leased: 86 with a probe per team.
+    // The due index's range, team A's ranges and the probes of the rows leased: 54 with a probe per team.
     expect(scans).toBeLessThan(20);
   });
 });
