@@ -202,6 +202,12 @@ const ORDERS: Record<EventSort, { column: 'created_at' | 'scheduled_at'; descend
  * A page of events in `sort` order (newest created first by default), read `STREAM_CHUNK` rows at a
  * time: the first chunk at the page's offset, each next one after the last row read (keyset), so a
  * page of 1,000 large payloads never sits in memory whole. Reads on the given (forked) entity manager.
+ *
+ * Each chunk picks its ids first, from the columns an index holds, then reads their rows. Asked for
+ * the whole rows at once, the planner may walk the team's index by the sort column and filter on the
+ * status, reading every row of another status ahead of the page: bench/scale, `status=success` of a
+ * team whose newest events were pending, 25,709 rows read for 50 (26 ms). The ids alone are read
+ * from the (team_id, status, column) index it holds them in order in.
  */
 export async function* pageOfEventsInChunks(
   em: EntityManager,
@@ -211,26 +217,31 @@ export async function* pageOfEventsInChunks(
   const { sql, params } = where(filter);
   const { column, descending } = ORDERS[sort];
   const direction = descending ? 'desc' : 'asc';
-  const orderBy = `order by ${column} ${direction}, id ${direction}`;
+  const orderBy = (table: string) => `order by ${table}.${column} ${direction}, ${table}.id ${direction}`;
+  const chunk = (condition: string, bounds: string) =>
+    `select ${eventColumns()} from events
+     join (select id from events where ${condition} ${orderBy('events')} ${bounds}) as page on page.id = events.id
+     ${orderBy('events')}`;
   const after = descending ? '<' : '>';
   let read = 0;
   let last: EventRow | undefined;
   while (read < limit) {
     const size = Math.min(STREAM_CHUNK, limit - read);
+    const n = params.length;
     const rows = last
       ? await rawQuery<EventRow>(
           em,
-          `select ${eventColumns()} from events
-           where ${sql} and (${column}, id) ${after} ($${params.length + 1}::timestamptz, $${params.length + 2}::uuid)
-           ${orderBy} limit $${params.length + 3}`,
+          chunk(
+            `${sql} and (${column}, id) ${after} ($${n + 1}::timestamptz, $${n + 2}::uuid)`,
+            `limit $${n + 3}`,
+          ),
           [...params, last[column], last.id, size],
         )
-      : await rawQuery<EventRow>(
-          em,
-          `select ${eventColumns()} from events where ${sql}
-           ${orderBy} limit $${params.length + 1} offset $${params.length + 2}`,
-          [...params, size, page * limit],
-        );
+      : await rawQuery<EventRow>(em, chunk(sql, `limit $${n + 1} offset $${n + 2}`), [
+          ...params,
+          size,
+          page * limit,
+        ]);
     if (rows.length > 0) yield rows;
     if (rows.length < size) return;
     read += rows.length;
