@@ -21,15 +21,26 @@ export interface RouteFigures {
   unexpected: Record<string, number>;
 }
 
-/** Sends `next()` at `perSecond` for `durationMs`; resolves with figures per route once all answered. */
+export interface LoadFigures {
+  /** Requests planned within the measured window, by route. */
+  routes: Record<string, RouteFigures>;
+  /** Requests planned in the lead before it (pools and connections opening), all routes together. */
+  lead: Omit<RouteFigures, 'unexpected'>;
+}
+
+/**
+ * Sends `next()` at `perSecond` for `leadMs + durationMs`; resolves once all answered, with figures
+ * per route for the requests planned after the lead.
+ */
 export async function openLoop(
   base: string,
   perSecond: number,
-  durationMs: number,
+  { leadMs, durationMs }: { leadMs: number; durationMs: number },
   next: () => PlannedRequest,
-): Promise<Record<string, RouteFigures>> {
+): Promise<LoadFigures> {
   const pool = new Pool(base, { connections: 128, pipelining: 1 });
   const latencies = new Map<string, number[]>();
+  const leadLatencies: number[] = [];
   const unexpected = new Map<string, Record<string, number>>();
   const pending = new Set<Promise<void>>();
   const started = performance.now();
@@ -45,8 +56,13 @@ export async function openLoop(
       })
       .then(async (response) => {
         await response.body.dump();
+        const latency = performance.now() - plannedAt;
+        if (plannedAt < started + leadMs) {
+          leadLatencies.push(latency);
+          return;
+        }
         const list = latencies.get(planned.route) ?? [];
-        list.push(performance.now() - plannedAt);
+        list.push(latency);
         latencies.set(planned.route, list);
         if (response.statusCode >= 300) {
           const counts = unexpected.get(planned.route) ?? {};
@@ -64,30 +80,33 @@ export async function openLoop(
     pending.add(request);
   };
   const intervalMs = 1000 / perSecond;
+  const total = Math.floor((leadMs + durationMs) / intervalMs);
   let sent = 0;
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now();
-      const due = Math.min(Math.floor((now - started) / intervalMs) + 1, Math.floor(durationMs / intervalMs));
+      const due = Math.min(Math.floor((now - started) / intervalMs) + 1, total);
       while (sent < due) send(started + sent++ * intervalMs);
-      if (sent >= Math.floor(durationMs / intervalMs)) resolve();
+      if (sent >= total) resolve();
       else setTimeout(tick, 2);
     };
     tick();
   });
   await Promise.all(pending);
   await pool.close();
-  const figures: Record<string, RouteFigures> = {};
-  for (const [route, list] of [...latencies].sort(([a], [b]) => a.localeCompare(b))) {
-    const sorted = list.sort((a, b) => a - b);
-    const round = (ms: number) => Math.round(ms * 10) / 10;
-    figures[route] = {
-      requests: sorted.length,
-      p50: round(percentile(sorted, 50)),
-      p99: round(percentile(sorted, 99)),
-      max: round(sorted.at(-1) ?? NaN),
-      unexpected: unexpected.get(route) ?? {},
-    };
-  }
-  return figures;
+  const routes: Record<string, RouteFigures> = {};
+  for (const [route, list] of [...latencies].sort(([a], [b]) => a.localeCompare(b)))
+    routes[route] = { ...latencyFigures(list), unexpected: unexpected.get(route) ?? {} };
+  return { routes, lead: latencyFigures(leadLatencies) };
+}
+
+function latencyFigures(list: number[]): Omit<RouteFigures, 'unexpected'> {
+  const sorted = list.sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    requests: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? NaN),
+  };
 }

@@ -202,8 +202,12 @@ try {
     'the measured window',
     Math.max(0, t0 - Date.now()) + 60_000,
   );
-  const logOffset = (await stat(clusterLog()).catch(() => ({ size: 0 }))).size;
-  await withClient(RUN_DATABASE, (db) => db.query('select pg_stat_statements_reset()'));
+  // The statements are counted from the window's start, the lead's pools and connections opening left out.
+  const countStatements = async () => {
+    await withClient(RUN_DATABASE, (db) => db.query('select pg_stat_statements_reset()'));
+    return (await stat(clusterLog()).catch(() => ({ size: 0 }))).size;
+  };
+  let logOffset = lead === 0 ? await countStatements() : 0;
   if (stop) {
     services[1] = await startTimed('scheduler', PORT + 1, serviceEnv);
     log(`the scheduler started again: listening after ${services[1].startToListeningMs} ms`);
@@ -214,9 +218,18 @@ try {
   );
   const load =
     API_RATE > 0
-      ? openLoop(base, API_RATE, MEASURE_MS + 5000, mixedRequests(ids, cronIds))
-      : new Promise<Record<string, never>>((resolve) => setTimeout(() => resolve({}), MEASURE_MS + 5000));
+      ? openLoop(
+          base,
+          API_RATE,
+          { leadMs: lead, durationMs: MEASURE_MS + 5000 - lead },
+          mixedRequests(ids, cronIds),
+        )
+      : new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), MEASURE_MS + 5000));
   const deadTuples = sample(10_000, () => withClient(RUN_DATABASE, tuples), load);
+  if (lead > 0) {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, t0 - Date.now())));
+    logOffset = await countStatements();
+  }
   const api = await load;
   for (const kind of SLOW ? ['punctual', 'slow'] : CATCH_UP ? ['punctual', 'backlog'] : ['punctual'])
     await waitFor(
@@ -269,7 +282,8 @@ try {
       cronOccurrences: await lateness(db, '/cron/', new Date(t0)),
       receivers: { before, after: withoutSeconds(await receiverStats(RECEIVER_PORT_BASE)) },
       ...(SLOW ? { slow: await slowReport(t0) } : {}),
-      api,
+      api: api?.routes ?? {},
+      ...(api ? { apiLead: api.lead } : {}),
       deadTuples: await deadTuples,
       disk: await disk(db),
       statements: await statements(db, slowCalls),
