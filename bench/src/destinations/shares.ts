@@ -6,7 +6,7 @@ import { waitFor } from '../processes.ts';
 import { addTeam, evenly, finished, insertEvents } from '../seed.ts';
 import type pg from 'pg';
 import { type ActivitySampler, sampleActivity } from './activity.ts';
-import { arrived, lateness, readArrivals, startArrivals } from './arrivals.ts';
+import { arrived, lateness, latenessBySecond, readArrivals, startArrivals } from './arrivals.ts';
 import { type BenchService, startBenchService } from './bench-service.ts';
 import type { Figure } from './report.ts';
 
@@ -26,6 +26,8 @@ interface Round {
   shares: string;
   perSecond: number;
   b: ReturnType<typeof lateness>;
+  /** B's lateness by the second of its 10 s: the first holds a cold start. */
+  bBySecond: ReturnType<typeof latenessBySecond>;
   lost: number;
   duplicates: number;
   failed: number;
@@ -63,6 +65,7 @@ async function round(shares: string, aUrl: string, bUrl: string): Promise<Round>
       shares,
       perSecond: aEvents > 0 ? Math.round(a.unique / ((Math.max(...a.at) - due) / 1000)) : 0,
       b: lateness(b),
+      bBySecond: latenessBySecond(b, due),
       lost: aEvents + B_EVENTS - a.unique - b.unique,
       duplicates: a.duplicates + b.duplicates,
       failed,
