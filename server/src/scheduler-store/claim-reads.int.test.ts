@@ -129,4 +129,50 @@ describe('a claim among many due events', () => {
     // The due index's range, team A's ranges and the probes of the rows leased: 54 with a probe per team.
     expect(scans).toBeLessThan(20);
   });
+
+  // bench/scale: a slot claim hashed the whole destinations table (2,000-4,000 rows) to learn whether
+  // the few teams at origins it looked at had answered; or probed every pair again for each of its
+  // candidates (500 among 248 pairs: 124,000 probes, 250 ms).
+  it('reads the recorded calls of the destinations it looks at once each, not the whole table (both claims)', async () => {
+    const ORIGINS = 30;
+    await rawQuery(
+      orm.em.fork(),
+      `insert into destinations (team_id, origin, last_call_at, last_status)
+       select $1, 'https://d' || n || '.example.com', now(), 'success' from generate_series(1, 3000) as n`,
+      [teamB],
+    );
+    await rawQuery(orm.em.fork(), 'analyze destinations');
+    const due = async () => {
+      for (let n = 1; n <= ORIGINS; n++)
+        await makeDueEvents(orm.em.fork(), {
+          teamId: teamB,
+          origin: `https://d${n}.example.com`,
+          count: 3,
+          at: slotStart,
+        });
+    };
+    const read = async (claim: (tx: EntityManager) => Promise<unknown[]>) =>
+      orm.em.fork().transactional(async (tx) => {
+        const rows = () =>
+          rawQuery<{ n: string }>(
+            tx,
+            `select seq_tup_read + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = 'destinations'`,
+          );
+        const [before] = await rows();
+        const claimed = await claim(tx);
+        const [after] = await rows();
+        return { claimed: claimed.length, reads: Number(after?.n) - Number(before?.n) };
+      });
+    const options = { ...claimOptions(), limit: 500 };
+    const slot = { ...options, from: slotStart, before: new Date(slotStart.getTime() + 1000) };
+    await due();
+    const slotClaim = await read((tx) => claimDue(tx, slot));
+    await due();
+    const backlogClaim = await read((tx) => claimBacklog(tx, options));
+    for (const { claimed, reads } of [slotClaim, backlogClaim]) {
+      expect(claimed).toBeGreaterThanOrEqual(3 * ORIGINS);
+      // One probe per team at an origin.
+      expect(reads).toBeLessThan(2 * ORIGINS);
+    }
+  });
 });
