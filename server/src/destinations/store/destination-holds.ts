@@ -15,9 +15,10 @@ export const HELD_DESTINATIONS = `held as (
 
 /**
  * Whether the team's last recorded call to the origin was answered: a lateral subquery `alias` with
- * the column `answered` (no row for a destination never recorded). One primary-key probe per pair:
- * as a plain condition the planner hashed the whole table for the few pairs of a claim, in every
- * slot claim (bench/scale: 2,000-4,000 rows read, growing with the destinations).
+ * the column `answered` (no row for a destination never recorded). One primary-key probe per pair,
+ * kept a probe by its `limit`, which the planner cannot merge into a join: as a plain condition it
+ * hashed the whole table for the few pairs of a claim, in every slot claim (bench/scale: 2,000-4,000
+ * rows read, growing with the destinations).
  */
 export const answeredAt = (teamId: string, origin: string, alias: string): string =>
   `lateral (select d.last_call_at is not null and d.consecutive_failures = 0 as answered
