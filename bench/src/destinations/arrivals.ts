@@ -69,17 +69,16 @@ export function lateness(arrivals: Arrivals) {
 
 /** Lateness by the second of its due time after `from`: where in a spread the late ones were. */
 export function latenessBySecond(arrivals: Arrivals, from: number) {
-  const bySecond = new Map<number, Arrivals>();
+  const bySecond = new Map<number, number[]>();
   arrivals.at.forEach((at, i) => {
     const due = arrivals.due[i];
     if (due === null || due === undefined) return;
     const second = Math.floor((due - from) / 1000);
-    const part = bySecond.get(second) ?? { requests: 0, unique: 0, duplicates: 0, at: [], due: [] };
-    part.at.push(at);
-    part.due.push(due);
-    bySecond.set(second, part);
+    const late = bySecond.get(second) ?? [];
+    late.push(at - due);
+    bySecond.set(second, late);
   });
-  return [...bySecond].sort(([x], [y]) => x - y).map(([second, part]) => ({ second, ...lateness(part) }));
+  return [...bySecond].sort(([x], [y]) => x - y).map(([second, late]) => ({ second, ...spread(late) }));
 }
 
 /** The machine's load averages (1, 5, 15 min), to read a figure with. */

@@ -22,7 +22,7 @@ export interface RouteFigures {
 }
 
 export interface LoadFigures {
-  /** Requests planned within the measured window, by route. */
+  /** Requests planned within the measured window, by route; unexpected answers of the lead's too. */
   routes: Record<string, RouteFigures>;
   /** Requests planned in the lead before it (pools and connections opening), all routes together. */
   lead: Omit<RouteFigures, 'unexpected'>;
@@ -57,13 +57,12 @@ export async function openLoop(
       .then(async (response) => {
         await response.body.dump();
         const latency = performance.now() - plannedAt;
-        if (plannedAt < started + leadMs) {
-          leadLatencies.push(latency);
-          return;
+        if (plannedAt < started + leadMs) leadLatencies.push(latency);
+        else {
+          const list = latencies.get(planned.route) ?? [];
+          list.push(latency);
+          latencies.set(planned.route, list);
         }
-        const list = latencies.get(planned.route) ?? [];
-        list.push(latency);
-        latencies.set(planned.route, list);
         if (response.statusCode >= 300) {
           const counts = unexpected.get(planned.route) ?? {};
           counts[response.statusCode] = (counts[response.statusCode] ?? 0) + 1;

@@ -37,23 +37,38 @@ const QUEUE_INDEX_READS = `select coalesce(sum(pg_stat_get_xact_tuples_returned(
   from pg_index where indrelid = 'event_queue'::regclass`;
 
 /**
- * Queue index entries and index scans `claim` read, with what it returned. Counted as a difference:
- * a session's counts not yet reported include its earlier transactions'.
+ * What `claim` returned, and how each column of `counts` (a one-row statistics query) grew meanwhile.
+ * Counted as a difference within the claim's transaction: a session's counts not yet reported
+ * include its earlier transactions'.
  */
+async function countedDuring<T>(
+  counts: string,
+  claim: (tx: EntityManager) => Promise<T>,
+): Promise<{ result: T; grew: Record<string, number> }> {
+  return orm.em.fork().transactional(async (tx) => {
+    const [before] = await rawQuery<Record<string, string>>(tx, counts);
+    const result = await claim(tx);
+    const [after] = await rawQuery<Record<string, string>>(tx, counts);
+    const grew = Object.fromEntries(
+      Object.entries(after ?? {}).map(([column, value]) => [
+        column,
+        Number(value) - Number(before?.[column]),
+      ]),
+    );
+    return { result, grew };
+  });
+}
+
+/** Queue index entries and index scans `claim` read, with what it returned. */
 async function indexReads<T>(
   claim: (tx: EntityManager) => Promise<T>,
 ): Promise<{ result: T; reads: number; scans: number }> {
-  return orm.em.fork().transactional(async (tx) => {
-    const [before] = await rawQuery<{ reads: string; scans: string }>(tx, QUEUE_INDEX_READS);
-    const result = await claim(tx);
-    const [after] = await rawQuery<{ reads: string; scans: string }>(tx, QUEUE_INDEX_READS);
-    return {
-      result,
-      reads: Number(after?.reads) - Number(before?.reads),
-      scans: Number(after?.scans) - Number(before?.scans),
-    };
-  });
+  const { result, grew } = await countedDuring(QUEUE_INDEX_READS, claim);
+  return { result, reads: grew.reads ?? Number.NaN, scans: grew.scans ?? Number.NaN };
 }
+
+const DESTINATION_READS = `select seq_tup_read + coalesce(idx_tup_fetch, 0) as reads
+  from pg_stat_xact_user_tables where relname = 'destinations'`;
 
 function claimOptions() {
   return { limit: LIMIT, leaseMs: 60_000, leaseToken: randomUUID(), owner: 1, shares };
@@ -151,18 +166,10 @@ describe('a claim among many due events', () => {
           at: slotStart,
         });
     };
-    const read = async (claim: (tx: EntityManager) => Promise<unknown[]>) =>
-      orm.em.fork().transactional(async (tx) => {
-        const rows = () =>
-          rawQuery<{ n: string }>(
-            tx,
-            `select seq_tup_read + coalesce(idx_tup_fetch, 0) as n from pg_stat_xact_user_tables where relname = 'destinations'`,
-          );
-        const [before] = await rows();
-        const claimed = await claim(tx);
-        const [after] = await rows();
-        return { claimed: claimed.length, reads: Number(after?.n) - Number(before?.n) };
-      });
+    const read = async (claim: (tx: EntityManager) => Promise<unknown[]>) => {
+      const { result, grew } = await countedDuring(DESTINATION_READS, claim);
+      return { claimed: result.length, reads: grew.reads ?? Number.NaN };
+    };
     const options = { ...claimOptions(), limit: 500 };
     const slot = { ...options, from: slotStart, before: new Date(slotStart.getTime() + 1000) };
     await due();

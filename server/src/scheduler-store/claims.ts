@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
-import { HELD_DESTINATIONS, answeredAt } from '../destinations/store/destination-holds.js';
+import { HELD_DESTINATIONS, lastAnswer } from '../destinations/store/destination-holds.js';
 import { type AttemptRow, toAttempt } from '../events/store/attempt-row.js';
 import {
   BACKLOG_CANDIDATES,
@@ -44,7 +44,7 @@ function claimStatement(candidates: string): string {
       -- probed once: inlined, the planner probed every pair again for each candidate (a slot claim
       -- of 500 among 248 pairs: 124,000 probes, 250 ms).
       select pairs.team_id, pairs.destination from (select distinct team_id, destination from claimable) pairs
-      left join ${answeredAt('pairs.team_id', 'pairs.destination', 'recorded')} on true
+      left join ${lastAnswer('pairs.team_id', 'pairs.destination', 'recorded')} on true
       where recorded.answered is not true
     ), in_turn as (
       select c.*, c.scheduled_at < $12::timestamptz as due_while_down,

@@ -20,7 +20,7 @@ export const HELD_DESTINATIONS = `held as (
  * hashed the whole table for the few pairs of a claim, in every slot claim (bench/scale: 2,000-4,000
  * rows read, growing with the destinations).
  */
-export const answeredAt = (teamId: string, origin: string, alias: string): string =>
+export const lastAnswer = (teamId: string, origin: string, alias: string): string =>
   `lateral (select d.last_call_at is not null and d.consecutive_failures = 0 as answered
             from destinations d where d.team_id = ${teamId} and d.origin = ${origin}
             limit 1) as ${alias}`;
