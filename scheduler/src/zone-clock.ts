@@ -21,11 +21,21 @@ const LATEST = 12 * HOUR;
 // Segments reach a day past the window so that a run of nearby wall times shares one segment.
 const REACH = 24 * HOUR;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/**
+ * What is known of a zone, shared by its clocks: a segment holds for every clock of the zone, and
+ * each `formatToParts` costs more than the rest of a next run (a page of crons computes 50).
+ */
+interface Zone {
+  formatter: Intl.DateTimeFormat;
+  segment: Segment | undefined;
+}
 
-function formatterFor(timezone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timezone);
-  if (!formatter) {
+const zones = new Map<string, Zone>();
+
+function zoneOf(timezone: string): Zone {
+  let zone = zones.get(timezone);
+  if (!zone) {
+    let formatter: Intl.DateTimeFormat;
     try {
       formatter = new Intl.DateTimeFormat('en-US', {
         timeZone: timezone,
@@ -40,9 +50,10 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
     } catch {
       throw new RangeError(`unknown time zone: ${timezone}`);
     }
-    formatters.set(timezone, formatter);
+    zone = { formatter, segment: undefined };
+    zones.set(timezone, zone);
   }
-  return formatter;
+  return zone;
 }
 
 /**
@@ -50,11 +61,10 @@ function formatterFor(timezone: string): Intl.DateTimeFormat {
  * 50 hours: in the tz database since 1970 the closest changes are 166 hours apart.
  */
 export class ZoneClock {
-  readonly #formatter: Intl.DateTimeFormat | undefined;
-  #segment: Segment | undefined;
+  readonly #zone: Zone | undefined;
 
   constructor(timezone: string | null) {
-    this.#formatter = timezone === null ? undefined : formatterFor(timezone);
+    this.#zone = timezone === null ? undefined : zoneOf(timezone);
   }
 
   /**
@@ -62,7 +72,7 @@ export class ZoneClock {
    * for a wall time skipped by a gap, the first wall time after that gap.
    */
   resolve(wall: number): WallTime {
-    if (!this.#formatter) return { instant: wall };
+    if (!this.#zone) return { instant: wall };
     const segment = this.#cover(wall - EARLIEST, wall + LATEST);
     // The larger offset gives the earlier instant: try it first so that a fold keeps its first pass.
     const offsets = [Math.max(segment.before, segment.after), Math.min(segment.before, segment.after)];
@@ -77,24 +87,32 @@ export class ZoneClock {
    * pass of a fold the repeated wall times have already fired, so the cursor skips to the fold's end.
    */
   cursorAfter(instant: number): number {
-    if (!this.#formatter) return instant;
-    const wall = instant + this.#offsetAt(instant);
+    if (!this.#zone) return instant;
+    const wall = instant + this.#offsetOf(instant);
     const first = this.resolve(wall);
-    const segment = this.#segment;
+    const segment = this.#zone.segment;
     if (!('instant' in first) || first.instant >= instant || !segment) return wall;
     return segment.change + segment.before - 1;
   }
 
   #cover(start: number, end: number): Segment {
-    const known = this.#segment;
+    const known = this.#zone?.segment;
     if (known && start >= known.start && end <= known.end) return known;
     const reach = end + REACH;
-    const inKnown = known && start <= known.end && start >= known.start;
-    const before = inKnown ? offsetIn(known, start) : this.#offsetAt(start);
+    const before = this.#offsetOf(start);
     const after = this.#offsetAt(reach);
     const change = before === after ? Number.POSITIVE_INFINITY : this.#changeBetween(start, reach);
-    this.#segment = { start, end: reach, before, after, change };
-    return this.#segment;
+    const segment = { start, end: reach, before, after, change };
+    if (this.#zone) this.#zone.segment = segment;
+    return segment;
+  }
+
+  /** The offset at `instant`, read from the known segment when it holds the instant. */
+  #offsetOf(instant: number): number {
+    const known = this.#zone?.segment;
+    return known && instant >= known.start && instant <= known.end
+      ? offsetIn(known, instant)
+      : this.#offsetAt(instant);
   }
 
   /** The first instant in (low, high] with the offset of `high`, when `low` has another offset. */
@@ -111,9 +129,9 @@ export class ZoneClock {
   }
 
   #offsetAt(instant: number): number {
-    if (!this.#formatter) return 0;
+    if (!this.#zone) return 0;
     const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
-    for (const part of this.#formatter.formatToParts(instant)) parts[part.type] = Number(part.value);
+    for (const part of this.#zone.formatter.formatToParts(instant)) parts[part.type] = Number(part.value);
     const { year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
     const shown = Date.UTC(year, month - 1, day, hour % 24, minute, second);
     return shown - (instant - (((instant % 1000) + 1000) % 1000));
