@@ -12,6 +12,17 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 3380);
 const ROLE = process.env.BENCH_ROLE ?? 'all';
 const BATCH = 1000;
+/** Crons for the list case, in the time zones bench/scale seeds; their next run is computed per page. */
+const CRONS = Number(process.env.BENCH_CRONS ?? 200);
+const CRON_ZONES = [
+  'UTC',
+  'Europe/Paris',
+  'America/New_York',
+  'Asia/Kolkata',
+  'Australia/Sydney',
+  'Asia/Kathmandu',
+];
+const CRON_EXPRESSIONS = ['0 0 1 1 *', '30 2 * * 0', '0 9 * * 1-5', '*/5 3 1 * *'];
 
 const data = await freshDataDir();
 const service = await startService(ROLE, PORT, data.dir);
@@ -46,6 +57,20 @@ try {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const scheduledAt = new Date(Date.now() + 86_400_000).toISOString();
   // One request of 1,000 events: one transaction, one multi-row insert (events per second = req/s × 1,000).
+  // Through the API, so each cron is as its create leaves it; they fire days ahead, never while measuring.
+  for (let n = 0; n < CRONS; n++) {
+    const response = await fetch(`${base}/crons`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        cron_expression: CRON_EXPRESSIONS[n % CRON_EXPRESSIONS.length],
+        timezone: CRON_ZONES[n % CRON_ZONES.length],
+        webhook_url: 'https://example.com/cron',
+      }),
+    });
+    if (response.status !== 201)
+      throw new Error(`creating a cron: ${response.status} ${await response.text()}`);
+  }
   const batch = JSON.stringify({
     events: Array.from({ length: BATCH }, (_, n) => ({
       webhook_url: 'https://example.com/hook',
@@ -89,6 +114,7 @@ try {
       },
     ],
     ['GET /api/v1/events?limit=100', { url: `${base}/events?limit=100`, headers, connections: 10 }],
+    ['GET /api/v1/crons?limit=50', { url: `${base}/crons?limit=50`, headers, connections: 10 }],
     // Latency at a stated load rather than at saturation: every list counts the team's 100,000 events.
     [
       'GET /api/v1/events?limit=100 at 100 req/s',
@@ -115,6 +141,7 @@ try {
     cpus: os.cpus().length,
     role: ROLE,
     seeded: SEEDED,
+    crons: CRONS,
     durationS: DURATION_S,
     results,
   };
