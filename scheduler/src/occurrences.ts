@@ -50,9 +50,9 @@ export function nextOccurrences(
   return collect(compiled.cron, clock, start, bounds);
 }
 
-// A page of crons computes each one's next run: parsing its expression every time was a third of
-// GET /crons' time (bench/scale). A compiled cron iterates in place, so it is only ever walked within
-// one synchronous `collect`.
+// A page of crons computes each one's next run: parsing its expression every time was a quarter of
+// that (bench/README.md, bench/api, "a page of crons"). A compiled cron iterates in place, so it is
+// only ever walked within one synchronous `collect`.
 const COMPILED_KEPT = 2_000;
 const compilations = new Map<string, Compilation>();
 
