@@ -1,5 +1,5 @@
 // bench/api: the running service (embedded PostgreSQL) under autocannon over loopback, with 100,000
-// events in the team. Usage: npm run api -w bench
+// events and 200 crons in the team. Usage: npm run api -w bench
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
