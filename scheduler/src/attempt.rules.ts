@@ -7,12 +7,14 @@ import { requestOf } from './event-request.js';
 export const MAX_CLAIMS = 3;
 
 /**
- * An attempt that fell due while no scheduler ran and whose time passed longer ago than the tolerance
- * is not sent (docs/reference/behaviour.md#missed-events). One that fell due while schedulers ran was waiting for its team's or
- * destination's share: it is sent late, never failed for that (docs/reference/behaviour.md#fairness-shares).
+ * An attempt that fell due longer than the tolerance before schedulers ran again is not sent
+ * (docs/reference/behaviour.md#missed-events). Only the time no scheduler ran counts: however long
+ * the backlog then takes to drain, an attempt's outcome does not depend on it. One that fell due
+ * while schedulers ran was waiting for its team's or destination's share: it is sent late, never
+ * failed for that (docs/reference/behaviour.md#fairness-shares).
  */
-export function isMissed(scheduledAt: Date, now: Date, toleranceMs: number, servedSince: Date): boolean {
-  return scheduledAt < servedSince && now.getTime() - scheduledAt.getTime() > toleranceMs;
+export function isMissed(scheduledAt: Date, toleranceMs: number, servedSince: Date): boolean {
+  return servedSince.getTime() - scheduledAt.getTime() > toleranceMs;
 }
 
 /** A failure decided without a call (no response, no duration). */

@@ -11,11 +11,6 @@ export const STOP_MS = Number(process.env.SCALE_CATCHUP_STOP_S ?? 600) * 1000;
 /** Half the stop: the first half's events end missed, the second half's are delivered late. */
 export const TOLERANCE_S = Number(process.env.SCALE_CATCHUP_TOLERANCE_S ?? STOP_MS / 2000);
 const BACKLOG_RATE = Number(process.env.SCALE_BACKLOG_RATE ?? 100);
-/**
- * Events due this close to the tolerance's edge may go either way: the edge moves on while the
- * backlog drains. Outside this band each event has one right outcome.
- */
-const EDGE_MS = 60_000;
 
 /** The backlog: BACKLOG_RATE events a second due over the stop, from the teams in the seed's mix. */
 export function backlogEvents(stopAt: number) {
@@ -53,25 +48,28 @@ const IN_WINDOW = `retry_of is null and scheduled_at >= $1 and scheduled_at < $2
   and (webhook_url like '%/backlog/%' or (cron_id is not null and not triggered))`;
 
 /**
- * Each event due while no scheduler ran, by kind, by where its time fell against the tolerance at the
- * restart, and by how it ended; with the events that ended otherwise than they should and the
- * occurrences created for the window after the stop (back-fills).
+ * Each event due while no scheduler ran, by kind, by where its time fell against the tolerance when
+ * the restarted scheduler began to serve, and by how it ended; with the events that ended otherwise
+ * than they should and the occurrences created for the window after the stop (back-fills).
  */
 export async function catchUpOutcomes(db: pg.Client, window: Window) {
-  const edge = new Date(window.restartAt.getTime() - TOLERANCE_S * 1000);
+  // The restarted scheduler's registration: no other scheduler lived, so service began then.
+  const served = await db.query<{ since: Date }>(
+    'select max(served_since) as since from scheduler_processes',
+  );
+  const servedSince = served.rows[0]?.since ?? window.restartAt;
+  const edge = new Date(servedSince.getTime() - TOLERANCE_S * 1000);
   const { rows } = await db.query<{ kind: string; due: string; outcome: string; n: string }>(
     `select case when webhook_url like '%/backlog/%' then 'backlog' else 'cron' end as kind,
-            case when scheduled_at < $3 then 'past tolerance'
-                 when scheduled_at >= $3::timestamptz + make_interval(secs => $4) then 'within tolerance'
-                 else 'at the edge' end as due,
-            case when status = 'success' and executed_at <= $5 then 'delivered before the stop'
+            case when scheduled_at < $3 then 'past tolerance' else 'within tolerance' end as due,
+            case when status = 'success' and executed_at <= $4 then 'delivered before the stop'
                  when status = 'success' then 'delivered'
                  when status = 'failed' and response_error like 'missed:%' then 'missed'
                  else status end as outcome,
             count(*) as n
      from events where ${IN_WINDOW}
      group by 1, 2, 3 order by 1, 2, 3`,
-    [window.stopAt, window.restartAt, edge, EDGE_MS / 1000, window.stoppedAt],
+    [window.stopAt, window.restartAt, edge, window.stoppedAt],
   );
   const outcomes = rows.map((row) => ({ ...row, n: Number(row.n) }));
   const wrong = outcomes
@@ -79,8 +77,7 @@ export async function catchUpOutcomes(db: pg.Client, window: Window) {
     .filter(
       ({ due, outcome }) =>
         (due === 'past tolerance' && outcome !== 'missed') ||
-        (due === 'within tolerance' && outcome !== 'delivered') ||
-        (due === 'at the edge' && outcome !== 'missed' && outcome !== 'delivered'),
+        (due === 'within tolerance' && outcome !== 'delivered'),
     )
     .reduce((sum, row) => sum + row.n, 0);
   const backfilled = await db.query<{ n: string }>(
@@ -96,7 +93,7 @@ export async function catchUpOutcomes(db: pg.Client, window: Window) {
   return {
     stopS: STOP_MS / 1000,
     toleranceS: TOLERANCE_S,
-    edgeS: EDGE_MS / 1000,
+    servedSince,
     outcomes,
     endedWrongly: wrong,
     backfilledOccurrences: Number(backfilled.rows[0]?.n ?? 0),

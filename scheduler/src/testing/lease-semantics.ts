@@ -76,7 +76,7 @@ export function leaseSemantics(current: () => StoreUnderTest): void {
     expect(attempt).toMatchObject({ id: missed.id, retryConfig: retries });
     if (!attempt) return;
     const now = t.now();
-    expect(isMissed(attempt.scheduledAt, now, HOUR, now)).toBe(true);
+    expect(isMissed(attempt.scheduledAt, HOUR, now)).toBe(true);
     const record = planRecord(attempt, missedOutcome(attempt, now, HOUR), randomUUID, { executed: false });
     expect(await t.store.record([record])).toEqual([attempt.id]);
     const stored = await t.read(attempt.id);

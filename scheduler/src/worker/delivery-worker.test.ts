@@ -244,6 +244,18 @@ describe('DeliveryWorker over the memory store', () => {
     expect(store.get(event.id)?.responseError).toMatch(/^missed: /);
   });
 
+  it('sends an event due within the tolerance before service began, however long after that it is sent', async () => {
+    // Due 50 min before schedulers ran again, sent 20 min after: 70 min late, still not missed.
+    const servedSince = new Date(Date.now() - 20 * 60_000);
+    const event = due({ scheduledAt: new Date(servedSince.getTime() - 50 * 60_000) });
+    store.insert([event]);
+    const { worker, close } = makeWorker(store, servedSince);
+    await worker.deliverSlot(new Date(Date.now() - 3 * HOUR), new Date(), new AbortController().signal);
+    await close();
+    expect(receiver.hits).toHaveLength(1);
+    expect(store.get(event.id)).toMatchObject({ status: 'success', responseStatus: 200 });
+  });
+
   it('leaves a slot it starts long after its second to the backlog’s claims, and pokes them', async () => {
     // bench/scale `catch-up`: after a stop, the jobs of every missed second, run one by one, held the
     // seconds falling due now behind them.

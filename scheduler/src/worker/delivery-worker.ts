@@ -300,7 +300,7 @@ export class DeliveryWorker {
   ): Promise<void> {
     const { options, metrics, liveness } = this.deps;
     const now = new Date();
-    if (isMissed(attempt.scheduledAt, now, options.missedToleranceMs, liveness.servedSince())) {
+    if (isMissed(attempt.scheduledAt, options.missedToleranceMs, liveness.servedSince())) {
       metrics.delivered('missed', 0);
       // No call: its place goes to the next event at once, not after the outcome is written.
       callEnded();
