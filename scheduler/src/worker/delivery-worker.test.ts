@@ -149,6 +149,43 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
+  it('leaves a tenth of the process’s places to what falls due now, however large the backlog', async () => {
+    // bench/scale `catch-up`: a downtime's backlog took every place, and the seconds falling due
+    // waited for its outcomes to be written.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = await startReceiver((request, response) => {
+      if (request.url === '/held') void released.then(() => response.end('late'));
+      else response.end('now');
+    });
+    const old = Array.from({ length: 30 }, () =>
+      due({ scheduledAt: new Date(Date.now() - 60_000), webhookUrl: `${holding.url}/held` }),
+    );
+    store.insert(old);
+    const wakeup = new Wakeup(60_000, 5);
+    const { worker, close } = makeWorker(store, new Date(0), {
+      capacity: new Capacity(10),
+      shares: new Shares(100, 100),
+      backlog: wakeup,
+    });
+    const stopping = new AbortController();
+    const backlog = worker.runBacklog(stopping.signal);
+    wakeup.poke();
+    await vi.waitFor(() => expect(holding.hits).toHaveLength(9));
+    const current = due({ teamId: 'other', webhookUrl: `${holding.url}/now` });
+    store.insert([current]);
+    const now = Date.now();
+    const slot = worker.deliverSlot(new Date(now - 1000), new Date(now + 1000), stopping.signal);
+    await vi.waitFor(() => expect(store.get(current.id)?.status).toBe('success'));
+    expect(holding.hits.filter((hit) => hit.url === '/held')).toHaveLength(9);
+    release();
+    await vi.waitFor(() => expect(holding.hits).toHaveLength(31), { timeout: 10_000 });
+    stopping.abort();
+    await Promise.all([backlog, slot]);
+    await close();
+    await holding.close();
+  });
+
   it('gives a place freed in a full process to another team, not to the busiest team’s earlier events of the slot', async () => {
     // bench/scale's slow scenario: with every place held by slow calls, each slot claim took the
     // place just freed for a busy team's earlier event of the second, and another team's waited.

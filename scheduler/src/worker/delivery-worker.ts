@@ -63,6 +63,8 @@ interface ClaimResult {
   claimed: number;
   /** The claim may have left due events: it took its limit or filled a room. */
   more: boolean;
+  /** It took as many events as it had places: more may be due once places free. */
+  tookAllPlaces: boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,6 +72,15 @@ const GIVE_UP_AFTER_MS = 10_000;
 /** The fewest places a claim waits for: a hundredth of the process's. */
 function fewestPlaces(size: number): number {
   return Math.max(1, Math.floor(size / 100));
+}
+
+/**
+ * The places the backlog's claims leave to what falls due now: a tenth of the process's. Without
+ * them, a backlog of thousands (a downtime's, a burst's refills) took every place, and the seconds
+ * falling due waited for its outcomes to be written (bench/scale `catch-up`).
+ */
+function placesKeptForDue(size: number): number {
+  return Math.floor(size / 10);
 }
 
 /** Most attempts one lease recovery handles. */
@@ -170,7 +181,7 @@ export class DeliveryWorker {
         try {
           let full = true;
           while (full && !stopping.aborted) {
-            full = (await this.#claim(claim, 'backlog', inFlight)).claimed === this.deps.options.claimBatch;
+            full = (await this.#claim(claim, 'backlog', inFlight)).tookAllPlaces;
           }
         } catch (error) {
           this.deps.logger.warn({ err: error }, 'could not claim the backlog');
@@ -190,20 +201,21 @@ export class DeliveryWorker {
   async #claim(claim: Claim, chain: 'due' | 'backlog', inFlight: Set<Promise<void>>): Promise<ClaimResult> {
     // A claim per place freed would cost a claim per delivery while the process is full.
     const { capacity, options } = this.deps;
-    await capacity.room(Math.min(options.claimBatch, fewestPlaces(capacity.size)));
-    const claimed = this.#claiming[chain].then(() => this.#claimNow(claim, inFlight));
+    const kept = chain === 'backlog' ? placesKeptForDue(capacity.size) : 0;
+    await capacity.room(kept + Math.min(options.claimBatch, fewestPlaces(capacity.size)));
+    const claimed = this.#claiming[chain].then(() => this.#claimNow(claim, inFlight, kept));
     this.#claiming[chain] = claimed.catch(() => undefined);
     return claimed;
   }
 
-  async #claimNow(claim: Claim, inFlight: Set<Promise<void>>): Promise<ClaimResult> {
+  async #claimNow(claim: Claim, inFlight: Set<Promise<void>>, kept: number): Promise<ClaimResult> {
     const { capacity, options, liveness, shares } = this.deps;
     const owner = liveness.current();
     if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
-    const reserved = capacity.take(options.claimBatch);
+    const reserved = capacity.take(Math.min(options.claimBatch, capacity.free - kept));
     if (reserved === 0) {
       capacity.cutShort();
-      return { claimed: 0, more: true };
+      return { claimed: 0, more: true, tookAllPlaces: false };
     }
     let claimed: ClaimedAttempt[] = [];
     const snapshot = shares.snapshot();
@@ -234,7 +246,11 @@ export class DeliveryWorker {
         });
       inFlight.add(delivery);
     }
-    return { claimed: claimed.length, more: filledARoom(claimed, snapshot, reserved) };
+    return {
+      claimed: claimed.length,
+      more: filledARoom(claimed, snapshot, reserved),
+      tookAllPlaces: claimed.length === reserved,
+    };
   }
 
   /** Delivers an attempt that holds its place in the shares. */
