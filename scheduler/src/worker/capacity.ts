@@ -1,5 +1,19 @@
 import { refillBatch } from './shares.js';
 
+/** The fewest places a claim waits for: a hundredth of the process's. */
+export function fewestPlaces(size: number): number {
+  return Math.max(1, Math.floor(size / 100));
+}
+
+/**
+ * The places the backlog's claims leave to what falls due now: a tenth of the process's. Without
+ * them, a backlog of thousands (a downtime's, a burst's refills) took every place, and the seconds
+ * falling due waited for its outcomes to be written (bench/scale `catch-up`).
+ */
+export function placesKeptForDue(size: number): number {
+  return Math.floor(size / 10);
+}
+
 /** A counting limit on in-flight deliveries, with waits for room and for idleness. */
 export class Capacity {
   #free: number;

@@ -14,7 +14,7 @@ import type {
   WebhookOutcome,
 } from '../ports.js';
 import { isStaleSlot } from '../timer/slot-jobs.js';
-import type { Capacity } from './capacity.js';
+import { type Capacity, fewestPlaces, placesKeptForDue } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { filledARoom } from './holders.js';
 import type { Shares } from './shares.js';
@@ -69,20 +69,6 @@ interface ClaimResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
-/** The fewest places a claim waits for: a hundredth of the process's. */
-function fewestPlaces(size: number): number {
-  return Math.max(1, Math.floor(size / 100));
-}
-
-/**
- * The places the backlog's claims leave to what falls due now: a tenth of the process's. Without
- * them, a backlog of thousands (a downtime's, a burst's refills) took every place, and the seconds
- * falling due waited for its outcomes to be written (bench/scale `catch-up`).
- */
-function placesKeptForDue(size: number): number {
-  return Math.floor(size / 10);
-}
-
 /** Most attempts one lease recovery handles. */
 export const RECOVERY_BATCH = 500;
 
