@@ -45,6 +45,7 @@ function claimed(overrides: Partial<ClaimedAttempt> = {}): ClaimedAttempt {
     origin: 'https://example.com',
     traceContext: null,
     sendTraceparent: false,
+    dueInMs: 0,
     ...overrides,
   };
 }

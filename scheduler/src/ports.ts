@@ -38,6 +38,11 @@ export interface ClaimedAttempt extends EventRequest {
   traceContext: string | null;
   /** The team wants its receivers sent the attempt's `traceparent`. */
   sendTraceparent: boolean;
+  /**
+   * How long after the claim returned the attempt falls due, by the database clock read as the
+   * claim ended (so never early); 0 when it is due. Only a slot's claim takes events ahead of time.
+   */
+  dueInMs: number;
 }
 
 /**
@@ -165,9 +170,9 @@ export interface AttemptTracing {
 export interface EventStore {
   /**
    * Claims up to `limit` pending events of the slot `[from, before)` that are due now by the database
-   * clock, oldest first within the shares, skipping rows others hold.
+   * clock, or within `aheadMs` of it, oldest first within the shares, skipping rows others hold.
    */
-  claimDue(options: ClaimOptions & { from: Date; before: Date }): Promise<ClaimedAttempt[]>;
+  claimDue(options: ClaimOptions & { from: Date; before: Date; aheadMs?: number }): Promise<ClaimedAttempt[]>;
   /**
    * Claims up to `limit` pending events due now, whatever their slot, within the shares: each place
    * to the team with due events that would hold fewest calls with it, each team's oldest first.
@@ -175,8 +180,11 @@ export interface EventStore {
    * leaves older events to the backlog's claims.
    */
   claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]>;
-  /** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
-  nextDueAt(from: Date, before: Date): Promise<Date | null>;
+  /**
+   * When the next pending event of `[from, before)` falls due that is not due yet, nor within
+   * `aheadMs` of it; or null.
+   */
+  nextDueAt(from: Date, before: Date, aheadMs?: number): Promise<Date | null>;
   /** The seconds (as Unix seconds) in which pending events not in flight fall due within `[from, before)`. */
   pendingSlots(from: Date, before: Date): Promise<number[]>;
   /**

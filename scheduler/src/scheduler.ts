@@ -31,6 +31,8 @@ export interface SchedulerTuning {
   backlogGatherMs: number;
   claimBatch: number;
   pollMs: number;
+  /** How long before their time a slot may claim its events (docs/reference/behaviour.md#claimed-ahead). */
+  claimAheadMs: number;
   processEveryMs: number;
   slotConcurrency: number;
   reconcileEveryMs: number;
@@ -49,6 +51,7 @@ const DEFAULT_TUNING: Omit<SchedulerTuning, 'teamMaxInFlight'> = {
   backlogGatherMs: 5,
   claimBatch: 500,
   pollMs: 25,
+  claimAheadMs: 100,
   processEveryMs: 50,
   slotConcurrency: 8,
   reconcileEveryMs: 2000,
@@ -123,6 +126,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       timeoutMs: options.webhookTimeoutMs,
       claimBatch: tuning.claimBatch,
       pollMs: tuning.pollMs,
+      claimAheadMs: tuning.claimAheadMs,
       missedToleranceMs: options.missedToleranceMs,
     },
   });

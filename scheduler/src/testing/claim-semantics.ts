@@ -227,6 +227,24 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     );
   });
 
+  it('claims a slot’s events falling due within the time ahead it is given, none later, and says when each is due', async () => {
+    const t = current();
+    const now = t.now();
+    const [due, soon, later] = [-1, 20, 40].map((s) => seedEvent(now, team, s * SECOND));
+    await t.seed([due, soon, later].flatMap((e) => e ?? []));
+    const { from, before } = slotAround(now);
+    expect(await t.store.nextDueAt(from, before)).toEqual(soon?.scheduledAt);
+    expect(await t.store.nextDueAt(from, before, 30 * SECOND)).toEqual(later?.scheduledAt);
+    const claimed = await t.store.claimDue({ ...claimOptions(), from, before, aheadMs: 30 * SECOND });
+    expect(claimed.map((a) => a.id)).toEqual([due?.id, soon?.id]);
+    expect(claimed[0]?.dueInMs).toBe(0);
+    // The clock is read as the claim ends: never more than was left when it began.
+    const left = (soon?.scheduledAt.getTime() ?? 0) - now.getTime();
+    expect(claimed[1]?.dueInMs).toBeLessThanOrEqual(left);
+    expect(claimed[1]?.dueInMs).toBeGreaterThan(left - 5 * SECOND);
+    expect(await t.store.claimDue({ ...claimOptions(), from, before })).toEqual([]);
+  });
+
   it('tells when the next pending event of the slot falls due, and counts the due backlog', async () => {
     const t = current();
     const now = t.now();

@@ -20,7 +20,9 @@ export function cronSemantics(current: () => StoreUnderTest): void {
     const first = await t.store.nextDueAt(before, new Date(after.getTime() + 10 * MINUTE));
     // The first whole minute after the store's now, which lies between the two readings.
     expect([nextMinute(before), nextMinute(after)]).toContain(first?.getTime());
-    expect(await t.store.dueBacklog()).toBe(0);
+    // None is due, unless the minute turned meanwhile and the first fell due.
+    const backlog = await t.store.dueBacklog();
+    expect(backlog).toBeLessThanOrEqual(t.now().getTime() >= (first?.getTime() ?? 0) ? 1 : 0);
   });
 
   it('tops up at most `limit` crons at a time, and gives a cron never materialized at least one', async () => {

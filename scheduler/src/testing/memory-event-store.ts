@@ -106,9 +106,11 @@ export class MemoryEventStore implements EventStore {
       .map((event) => ({ ...event }));
   }
 
-  claimDue(options: ClaimOptions & { from: Date; before: Date }): Promise<ClaimedAttempt[]> {
-    const { from, before, limit, shares } = options;
-    const inSlot = this.#due().filter((c) => c.scheduledAt >= from && c.scheduledAt < before);
+  claimDue(
+    options: ClaimOptions & { from: Date; before: Date; aheadMs?: number },
+  ): Promise<ClaimedAttempt[]> {
+    const { from, before, limit, shares, aheadMs = 0 } = options;
+    const inSlot = this.#due(aheadMs).filter((c) => c.scheduledAt >= from && c.scheduledAt < before);
     return this.#claim(slotCandidates(inSlot, shares, limit), options);
   }
 
@@ -118,8 +120,8 @@ export class MemoryEventStore implements EventStore {
     return this.#claim(backlogCandidates(due, options.shares, options.limit, options.servedSince), options);
   }
 
-  nextDueAt(from: Date, before: Date): Promise<Date | null> {
-    const after = Math.max(from.getTime(), this.#now().getTime());
+  nextDueAt(from: Date, before: Date, aheadMs = 0): Promise<Date | null> {
+    const after = Math.max(from.getTime(), this.#now().getTime() + aheadMs);
     const times = this.#pending()
       .map((event) => event.scheduledAt.getTime())
       .filter((time) => time >= after && time < before.getTime());
@@ -192,10 +194,11 @@ export class MemoryEventStore implements EventStore {
     return [...this.#events.values()].filter((event) => event.status === 'pending');
   }
 
-  #due(): Candidate[] {
-    const now = this.#now();
+  /** Pending events due now, or within `aheadMs`. */
+  #due(aheadMs = 0): Candidate[] {
+    const by = this.#now().getTime() + aheadMs;
     return this.#pending()
-      .filter((event) => event.scheduledAt <= now)
+      .filter((event) => event.scheduledAt.getTime() <= by)
       .map((event) => ({ ...event, origin: webhookOrigin(event.webhookUrl) }));
   }
 
@@ -252,6 +255,7 @@ export class MemoryEventStore implements EventStore {
       origin: webhookOrigin(event.webhookUrl),
       traceContext: event.traceContext,
       sendTraceparent: false,
+      dueInMs: Math.max(0, event.scheduledAt.getTime() - this.#now().getTime()),
     };
   }
 }

@@ -48,7 +48,14 @@ function makeWorker(
     writer: parts.writer ?? new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
     metrics: createDeliveryMetrics(new Registry(), () => store.dueBacklog()),
     logger,
-    options: { leaseMs: 10_000, timeoutMs: 2000, claimBatch: 10, pollMs: 10, missedToleranceMs: HOUR },
+    options: {
+      leaseMs: 10_000,
+      timeoutMs: 2000,
+      claimBatch: 10,
+      pollMs: 10,
+      claimAheadMs: 50,
+      missedToleranceMs: HOUR,
+    },
   });
   return { worker, close: () => sender.close() };
 }
@@ -111,6 +118,26 @@ describe('DeliveryWorker over the memory store', () => {
     }
     for (const event of events) {
       expect(store.get(event.id)).toMatchObject({ status: 'success', responseStatus: 200, leaseToken: null });
+    }
+  });
+
+  it('claims a slot’s events ahead of their time and starts none of their calls before it', async () => {
+    const events = Array.from({ length: 20 }, (_, i) =>
+      due({ scheduledAt: new Date(Date.now() + 200 + 20 * i) }),
+    );
+    store.insert(events);
+    const claimDue = vi.spyOn(store, 'claimDue');
+    const { worker, close } = makeWorker(store);
+    await deliverUntil(worker, () =>
+      expect(events.map((e) => store.get(e.id)?.status)).toEqual(events.map(() => 'success')),
+    );
+    await close();
+    const claimed = (
+      await Promise.all(claimDue.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
+    ).flat();
+    expect(claimed.filter((attempt) => attempt.dueInMs > 0).length).toBeGreaterThan(0);
+    for (const event of events) {
+      expect(store.get(event.id)?.executedAt?.getTime()).toBeGreaterThanOrEqual(event.scheduledAt.getTime());
     }
   });
 

@@ -31,6 +31,11 @@ export interface DeliveryWorkerOptions {
   claimBatch: number;
   /** How often a running slot looks for events added to it after it started. */
   pollMs: number;
+  /**
+   * How long before their time a slot's claim may take events, so that its own time is not added to
+   * theirs. It claims once the next event is half that away: each claim takes about that much.
+   */
+  claimAheadMs: number;
   missedToleranceMs: number;
 }
 
@@ -60,7 +65,6 @@ export interface DeliveryWorkerDeps {
 
 type Claim = (options: ClaimOptions) => Promise<ClaimedAttempt[]>;
 interface ClaimResult {
-  claimed: number;
   /** The claim may have left due events: it took its limit or filled a room. */
   more: boolean;
   /** It took as many events as it had places: more may be due once places free. */
@@ -118,7 +122,7 @@ export class DeliveryWorker {
     stopping: AbortSignal,
     inFlight: Set<Promise<void>>,
   ): Promise<boolean> {
-    const { pollMs } = this.deps.options;
+    const { pollMs, claimAheadMs: aheadMs } = this.deps.options;
     // A slot's claim reads its oldest due events first. After a claim that filled a room, or with
     // the process full, those are a busy team's, left for lack of places, and would hide the other
     // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
@@ -130,7 +134,7 @@ export class DeliveryWorker {
     const claim: Claim = (options) =>
       crowded || this.#full(options.limit)
         ? this.deps.store.claimBacklog({ ...options, from })
-        : this.deps.store.claimDue({ ...options, from, before: until });
+        : this.deps.store.claimDue({ ...options, from, before: until, aheadMs });
     while (!stopping.aborted) {
       try {
         // Claim again after a claim that may have left due events.
@@ -138,9 +142,9 @@ export class DeliveryWorker {
         crowded = more;
         if (more) continue;
         const now = Date.now();
-        const next = await this.deps.store.nextDueAt(from, until);
+        const next = await this.deps.store.nextDueAt(from, until, aheadMs);
         if (!next && now >= until.getTime()) return true;
-        const wake = Math.min(next ? next.getTime() : until.getTime(), now + pollMs);
+        const wake = Math.min(next ? next.getTime() - aheadMs / 2 : until.getTime(), now + pollMs);
         // Woken early by a place freed only while due events may wait for one: the others wait
         // for their time, and the backlog claims what a freed place lets go.
         if (wake > now) await (crowded ? this.deps.shares.whenFreed(wake - now) : sleep(wake - now));
@@ -201,7 +205,7 @@ export class DeliveryWorker {
     const reserved = capacity.take(Math.min(options.claimBatch, capacity.free - kept));
     if (reserved === 0) {
       capacity.cutShort();
-      return { claimed: 0, more: true, tookAllPlaces: false };
+      return { more: true, tookAllPlaces: false };
     }
     let claimed: ClaimedAttempt[] = [];
     const snapshot = shares.snapshot();
@@ -219,10 +223,11 @@ export class DeliveryWorker {
     } finally {
       capacity.give(reserved - claimed.length);
     }
+    const claimedAt = performance.now();
     if (claimed.length > 0 && claimed.length < options.claimBatch) capacity.cutShort();
     for (const attempt of claimed) {
       const delivery = this.#waiting
-        .place(attempt)
+        .placeWhenDue(attempt, claimedAt + attempt.dueInMs)
         .then((placed) => (placed ? this.#deliverPlaced(attempt, lease) : this.#handBack(attempt)))
         .finally(() => {
           // Shares free when calls end, the capacity when outcomes are recorded: either may be what
@@ -232,11 +237,7 @@ export class DeliveryWorker {
         });
       inFlight.add(delivery);
     }
-    return {
-      claimed: claimed.length,
-      more: filledARoom(claimed, snapshot, reserved),
-      tookAllPlaces: claimed.length === reserved,
-    };
+    return { more: filledARoom(claimed, snapshot, reserved), tookAllPlaces: claimed.length === reserved };
   }
 
   /** Delivers an attempt that holds its place in the shares. */

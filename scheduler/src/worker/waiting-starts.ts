@@ -50,6 +50,20 @@ export class WaitingStarts {
   }
 
   /**
+   * As {@link place}, once `dueAt` (on `performance.now()`'s clock) has come. Claimed ahead of its
+   * time, the call counts meanwhile with those waiting for a place, so that the next claims leave
+   * it room; its rate and its place are taken when it may start.
+   */
+  async placeWhenDue(holder: Holder, dueAt: number): Promise<boolean> {
+    if (dueAt > performance.now()) {
+      this.shares.queue(holder);
+      await until(dueAt);
+      this.shares.unqueue(holder);
+    }
+    return this.place(holder);
+  }
+
+  /**
    * A call of `freed` ended (its team's place at its destination is free): starts the waiting calls of
    * its team or destination that have a place now, and hands back those that will not get one.
    */
@@ -98,6 +112,13 @@ export class WaitingStarts {
       removeFrom(this.#byOrigin, waiting.holder.origin, key);
     }
     return waiting;
+  }
+}
+
+/** Resolves once `performance.now()` reaches `at`: a timer counts from the loop's last tick, so it may fire early. */
+async function until(at: number): Promise<void> {
+  for (let left = at - performance.now(); left > 0; left = at - performance.now()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
   }
 }
 

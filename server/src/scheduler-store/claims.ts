@@ -110,18 +110,19 @@ function claimParams(options: ClaimOptions): unknown[] {
 const SLOT_CLAIM = claimStatement(SLOT_CANDIDATES);
 
 /**
- * Leases pending events of the slot `[from, before)` due now (database clock), oldest first within
- * the shares.
+ * Leases pending events of the slot `[from, before)` due now (database clock) or within `aheadMs`,
+ * oldest first within the shares.
  */
 export async function claimDue(
   em: EntityManager,
-  options: ClaimOptions & { from: Date; before: Date },
+  options: ClaimOptions & { from: Date; before: Date; aheadMs?: number },
 ): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
   const rows = await preparedQuery<AttemptRow>(em, SLOT_CLAIM, [
     ...claimParams(options),
     options.from,
     options.before,
+    options.aheadMs ?? 0,
   ]);
   return rows.map(toAttempt);
 }

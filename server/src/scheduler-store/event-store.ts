@@ -49,7 +49,7 @@ export function createEventStore(orm: MikroORM, timers: Timers, policy: Destinat
   return {
     claimDue: (options) => claimDue(em(), options),
     claimBacklog: (options) => claimBacklog(em(), options),
-    nextDueAt: (from, before) => nextDueAt(em(), from, before),
+    nextDueAt: (from, before, aheadMs) => nextDueAt(em(), from, before, aheadMs),
     pendingSlots: (from, before) => pendingSlots(em(), from, before),
     record: async (records) => {
       const recorded = await recordOutcomes(em(), timers, records);

@@ -27,11 +27,16 @@ export type AttemptRow = Pick<
   destination: string;
   trace_context: string | null;
   send_traceparent: boolean;
+  due_in_ms: number;
 };
 
-/** Of an event `e` and its queue row `q`. */
+/**
+ * Of an event `e` and its queue row `q`. `due_in_ms` reads the clock as each row is returned, at the
+ * statement's end: counted from when the claim comes back, it can only err late.
+ */
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
-  e.headers, e.payload, e.retry_config, e.timeout_ms, e.trace_context, q.lease_token, q.claim_count, q.destination`;
+  e.headers, e.payload, e.retry_config, e.timeout_ms, e.trace_context, q.lease_token, q.claim_count, q.destination,
+  greatest(0, extract(epoch from e.scheduled_at - clock_timestamp()) * 1000)::float8 as due_in_ms`;
 export function toAttempt(row: AttemptRow): ClaimedAttempt {
   return {
     id: row.id,
@@ -49,5 +54,6 @@ export function toAttempt(row: AttemptRow): ClaimedAttempt {
     origin: row.destination,
     traceContext: row.trace_context,
     sendTraceparent: row.send_traceparent,
+    dueInMs: row.due_in_ms,
   };
 }

@@ -58,16 +58,17 @@ export const CLAIMED_ATTEMPTS = `select ${ATTEMPT_COLUMNS}, ${callColumns('t')}
 const SLOT_LOOKAHEAD = 4;
 
 /**
- * The CTE `candidates` of a slot claim ($13 from, $14 before): its due rows in time order. Teams at
- * their share, destinations at theirs and teams holding all their places at a destination (the
- * claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased ahead, are the
+ * The CTE `candidates` of a slot claim ($13 from, $14 before): its rows due now or within $15 ms, in
+ * time order. Teams at their share, destinations at theirs and teams holding all their places at a
+ * destination (the claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased ahead, are the
  * backlog claim's) are skipped in the index scan: one team's backlog to an origin cannot fill the
  * look-ahead and hide the other teams' events due in the same slot.
  */
 export const SLOT_CANDIDATES = `candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
-    where lease_token is null and parked_until is null and scheduled_at >= $13 and scheduled_at < $14 and scheduled_at <= ${DATABASE_NOW}
+    where lease_token is null and parked_until is null and scheduled_at >= $13 and scheduled_at < $14
+      and scheduled_at <= ${DATABASE_NOW} + $15 * interval '1 millisecond'
       and team_id not in (select team_id from team_room where room = 0)
       and not exists (select 1 from destination_room d where d.origin = q.destination and d.room = 0)
       and not exists (select 1 from pair_room p
@@ -128,13 +129,22 @@ export const BACKLOG_CANDIDATES = `due_sample as (
     ) c
   )`;
 
-/** When the next pending event of `[from, before)` that is not due yet falls due, or null. */
-export async function nextDueAt(em: EntityManager, from: Date, before: Date): Promise<Date | null> {
+/**
+ * When the next pending event of `[from, before)` falls due that is not due yet, nor within
+ * `aheadMs` of it; or null.
+ */
+export async function nextDueAt(
+  em: EntityManager,
+  from: Date,
+  before: Date,
+  aheadMs = 0,
+): Promise<Date | null> {
   const [row] = await preparedQuery<{ next: Date | string | null }>(
     em,
     `select min(scheduled_at) as next from event_queue
-     where lease_token is null and parked_until is null and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW}) and scheduled_at < $2`,
-    [from, before],
+     where lease_token is null and parked_until is null and scheduled_at < $2
+       and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW} + $3 * interval '1 millisecond')`,
+    [from, before, aheadMs],
   );
   return row?.next ? asDate(row.next) : null;
 }
