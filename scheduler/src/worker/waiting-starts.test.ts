@@ -41,6 +41,21 @@ describe('WaitingStarts', () => {
     expect(started).toEqual(['a', 'a', 'a', 'b', 'b']);
   });
 
+  it('holds a call claimed ahead until its time, counted meanwhile with the calls waiting, then gives it its place', async () => {
+    const shares = new Shares(10, 4);
+    const starts = new WaitingStarts(shares);
+    const holder = call('a', 'http://x:1');
+    const pair = () => shares.snapshot().pairs.find((p) => p.teamId === 'a');
+    const dueAt = performance.now() + 50;
+    const placing = starts.placeWhenDue(holder, dueAt);
+    expect(shares.held(holder)).toBe(0);
+    expect(pair()).toMatchObject({ held: 1, room: 2 });
+    expect(await placing).toBe(true);
+    expect(performance.now()).toBeGreaterThanOrEqual(dueAt);
+    expect(shares.held(holder)).toBe(1);
+    expect(pair()).toMatchObject({ held: 1, room: 2 });
+  });
+
   it('hands back the waiting calls no call in flight will make room for', async () => {
     const shares = new Shares(10, 2, 1);
     const starts = new WaitingStarts(shares);
