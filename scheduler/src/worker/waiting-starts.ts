@@ -115,7 +115,10 @@ export class WaitingStarts {
   }
 }
 
-/** Resolves once `performance.now()` reaches `at`: a timer counts from the loop's last tick, so it may fire early. */
+/**
+ * Resolves once `performance.now()` reaches `at`: a timer counts from the event loop's last tick, so
+ * it may fire early.
+ */
 async function until(at: number): Promise<void> {
   for (let left = at - performance.now(); left > 0; left = at - performance.now()) {
     await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));

@@ -60,9 +60,9 @@ const SLOT_LOOKAHEAD = 4;
 /**
  * The CTE `candidates` of a slot claim ($13 from, $14 before): its rows due now or within $15 ms, in
  * time order. Teams at their share, destinations at theirs and teams holding all their places at a
- * destination (the claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased ahead, are the
- * backlog claim's) are skipped in the index scan: one team's backlog to an origin cannot fill the
- * look-ahead and hide the other teams' events due in the same slot.
+ * destination (the claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased
+ * ahead, are the backlog claim's) are skipped in the index scan: one team's backlog to an origin
+ * cannot fill the look-ahead and hide the other teams' events due in the same slot.
  */
 export const SLOT_CANDIDATES = `candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
