@@ -4,6 +4,10 @@ import { WaitingStarts } from './waiting-starts.js';
 
 const call = (teamId: string, origin: string) => ({ teamId, origin });
 
+function spin(ms: number): void {
+  for (const end = performance.now() + ms; performance.now() < end;);
+}
+
 describe('WaitingStarts', () => {
   it('starts a call at once while its team has a place, else when a call of it ends, in the order claimed', async () => {
     // One place per team at the origin (three quarters of two, rounded down to one).
@@ -54,6 +58,20 @@ describe('WaitingStarts', () => {
     expect(performance.now()).toBeGreaterThanOrEqual(dueAt);
     expect(shares.held(holder)).toBe(1);
     expect(pair()).toMatchObject({ held: 1, room: 2 });
+  });
+
+  it('starts the calls claimed ahead for the same time in the order claimed', async () => {
+    const shares = new Shares(100, 100);
+    const starts = new WaitingStarts(shares);
+    const started: number[] = [];
+    const dueAt = performance.now() + 20;
+    const placing = Array.from({ length: 8 }, (_, i) => {
+      // A claim's calls are set to wait one after the other: the last ones have less time left.
+      spin(0.4);
+      return starts.placeWhenDue(call('a', 'http://x:1'), dueAt).then(() => started.push(i));
+    });
+    await Promise.all(placing);
+    expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('hands back the waiting calls no call in flight will make room for', async () => {

@@ -18,6 +18,8 @@ export class WaitingStarts {
   /** The keys of the queues by team and by destination: those a call that ends may free a place for. */
   readonly #byTeam = new Map<string, Set<string>>();
   readonly #byOrigin = new Map<string, Set<string>>();
+  /** The waits of calls claimed ahead, by the time they are due. */
+  readonly #dueAt = new Map<number, Promise<void>>();
 
   constructor(private readonly shares: Shares) {}
 
@@ -57,10 +59,23 @@ export class WaitingStarts {
   async placeWhenDue(holder: Holder, dueAt: number): Promise<boolean> {
     if (dueAt > performance.now()) {
       this.shares.queue(holder);
-      await until(dueAt);
+      await this.#at(dueAt);
       this.shares.unqueue(holder);
     }
     return this.place(holder);
+  }
+
+  /**
+   * One wait per time: the calls due at the same time take their places in the order they came,
+   * as if claimed then. Each their own timer, rounded to milliseconds, could start them in any order.
+   */
+  #at(dueAt: number): Promise<void> {
+    let waiting = this.#dueAt.get(dueAt);
+    if (!waiting) {
+      waiting = until(dueAt).then(() => void this.#dueAt.delete(dueAt));
+      this.#dueAt.set(dueAt, waiting);
+    }
+    return waiting;
   }
 
   /**

@@ -1,12 +1,21 @@
+import { Timers } from '@webhook-scheduler/scheduler';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, type TestSchedulerOptions, type TestTeam, startTestApp } from '../../test/harness.js';
+import {
+  type TestApp,
+  type TestSchedulerOptions,
+  type TestTeam,
+  startTestApp,
+  startTestScheduler,
+} from '../../test/harness.js';
 import { type Receiver, type Received, eventually, startReceiver } from '../../test/receiver.js';
 
 let app: TestApp;
 const opened: TestApp[] = [];
 const receivers: Receiver[] = [];
+const schedulers: { stop(): Promise<void> }[] = [];
 
 afterEach(async () => {
+  await Promise.all(schedulers.splice(0).map((started) => started.stop()));
   await Promise.all(opened.splice(0).map((started) => started.close()));
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
 });
@@ -101,19 +110,24 @@ describe('fair delivery between teams', () => {
 
 describe('calls per destination', () => {
   it('sends at most the destination limit at once to one origin, across teams and spellings, and loses none', async () => {
-    app = await start({
-      tuning: { maxInFlight: 100, teamMaxInFlight: 100, destinationMaxInFlight: 4 },
-      webhookTimeoutMs: 10_000,
-    });
+    app = await startTestApp();
+    opened.push(app);
     const [first, second] = [await app.createTeam('first'), await app.createTeam('second')];
     const target = await receiver();
     target.reply('/slow', { delayMs: 1200 });
-    const due = Date.now() + 2500;
+    const due = Date.now() + 1000;
     const port = new URL(target.url).port;
     const ids = [
       ...(await schedule(first, 8, `${target.url}/slow`, () => due)),
       ...(await schedule(second, 8, `http://127.0.0.1:0${port}/slow`, () => due)),
     ];
+    // Started once both teams' events exist: on a busy machine, the first team's could otherwise fall due alone.
+    schedulers.push(
+      await startTestScheduler(app.db, app.orm, new Timers({ shards: 2 }), {
+        tuning: { maxInFlight: 100, teamMaxInFlight: 100, destinationMaxInFlight: 4 },
+        webhookTimeoutMs: 10_000,
+      }),
+    );
     await eventually(
       () => ended(ids),
       (s) => s.success === ids.length,

@@ -31,12 +31,13 @@ export type AttemptRow = Pick<
 };
 
 /**
- * Of an event `e` and its queue row `q`. `due_in_ms` reads the clock as each row is returned, at the
- * statement's end: counted from when the claim comes back, it can only err late.
+ * Of an event `e` and its queue row `q`. `due_in_ms` reads the clock once, as the first row is
+ * returned, at the statement's end: counted from when the claim comes back, it can only err late,
+ * and events due at the same time are due in as long.
  */
 export const ATTEMPT_COLUMNS = `e.id, e.team_id, e.cron_id, e.retry_of, e.attempt, e.scheduled_at, e.webhook_url, e.method,
   e.headers, e.payload, e.retry_config, e.timeout_ms, e.trace_context, q.lease_token, q.claim_count, q.destination,
-  greatest(0, extract(epoch from e.scheduled_at - clock_timestamp()) * 1000)::float8 as due_in_ms`;
+  greatest(0, extract(epoch from e.scheduled_at - (select clock_timestamp())) * 1000)::float8 as due_in_ms`;
 export function toAttempt(row: AttemptRow): ClaimedAttempt {
   return {
     id: row.id,

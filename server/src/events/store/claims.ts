@@ -34,8 +34,8 @@ export const PARK_HELD = `to_park as (
     )`;
 
 /**
- * CTEs that lease the rows of the CTE `chosen` still free ($2 lease token, $3 lease ms, $4 owner):
- * `claimed`, the queue rows leased.
+ * CTEs that lease the rows of the CTE `chosen` (`id`, `turn`) still free ($2 lease token, $3 lease
+ * ms, $4 owner): `claimed`, the queue rows leased.
  */
 export const LEASE_CHOSEN = `due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
@@ -50,9 +50,14 @@ export const LEASE_CHOSEN = `due as (
       returning q.*
     )`;
 
-/** The rows of the CTE `claimed` as attempts (attempt-row.ts): the event, its lease, the team's secrets. */
+/**
+ * The rows of the CTE `claimed` as attempts (attempt-row.ts): the event, its lease, the team's
+ * secrets. In time order; those due at the same time in the claim's turns, the order their calls
+ * take places in.
+ */
 export const CLAIMED_ATTEMPTS = `select ${ATTEMPT_COLUMNS}, ${callColumns('t')}
-  from claimed q join events e on e.id = q.event_id ${joinTeam('t', 'e.team_id')} order by e.scheduled_at`;
+  from claimed q join events e on e.id = q.event_id join chosen ch on ch.id = q.event_id
+  ${joinTeam('t', 'e.team_id')} order by e.scheduled_at, ch.turn`;
 
 /** How far a slot claim looks past the events it may take, for those of teams still with room. */
 const SLOT_LOOKAHEAD = 4;
