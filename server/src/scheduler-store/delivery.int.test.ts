@@ -217,7 +217,8 @@ describe('changes before the scheduled time', () => {
         t.api.schedule({ webhook_url: `${t.receiver.url}/racing`, scheduled_at: new Date(at).toISOString() }),
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, at - 60 - Date.now()));
+    // From before the claim, which takes them up to 100 ms ahead (claimAheadMs), to after it.
+    await new Promise((resolve) => setTimeout(resolve, at - 200 - Date.now()));
     const answers = await Promise.all(
       events.map(async (event, i) => {
         await new Promise((resolve) => setTimeout(resolve, i * 4));

@@ -32,16 +32,14 @@ async function schedule(
   url: string,
   at: (i: number) => number,
 ): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const response = await app.request('POST', '/api/v1/events', {
-      key: team.key,
-      body: { webhook_url: url, scheduled_at: new Date(at(i)).toISOString() },
-    });
-    expect(response.status, response.text).toBe(201);
-    ids.push(response.body.data.id as string);
-  }
-  return ids;
+  // One request: one per event took seconds on a loaded machine, past the first events' time.
+  const events = Array.from({ length: count }, (_, i) => ({
+    webhook_url: url,
+    scheduled_at: new Date(at(i)).toISOString(),
+  }));
+  const response = await app.request('POST', '/api/v1/events/batch', { key: team.key, body: { events } });
+  expect(response.status, response.text).toBe(201);
+  return (response.body.data as { id: string }[]).map((event) => event.id);
 }
 
 /** The most calls that arrived within any `windowMs`: with answers taking longer, all were in flight at once. */
