@@ -28,6 +28,8 @@ export interface AgendaTimerOptions {
  */
 export class AgendaTimer {
   readonly #agenda: Agenda;
+  /** The slots this process is delivering. */
+  readonly #running = new Map<number, Promise<boolean>>();
 
   constructor(private readonly options: AgendaTimerOptions) {
     this.#agenda = new Agenda({
@@ -81,7 +83,15 @@ export class AgendaTimer {
   }
 
   async #runSlot(job: Job<SlotJobData>): Promise<void> {
-    const finished = await this.options.onSlot(job.attrs.data);
+    const { slot } = job.attrs.data;
+    // Shards let processes share a busy second. Two shards' jobs in one process share its one run:
+    // each its own only doubled the second's claims (bench/README.md, 2026-11-28 afternoon).
+    let running = this.#running.get(slot);
+    if (!running) {
+      running = this.options.onSlot(job.attrs.data).finally(() => this.#running.delete(slot));
+      this.#running.set(slot, running);
+    }
+    const finished = await running;
     // Stopped early (shutdown): run the job again at once, in whichever process takes it.
     if (!finished) job.attrs.nextRunAt = new Date();
   }

@@ -148,6 +148,32 @@ describe('AgendaTimer', () => {
     }
   });
 
+  it('runs a slot once in a process, however many shards’ jobs it has, and removes them all', async () => {
+    const fired: SlotJobData[] = [];
+    const timer = testTimer('shards-test', {
+      onSlot: async (slot) => {
+        fired.push(slot);
+        // Long enough for the other shard's job to start meanwhile.
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        return true;
+      },
+      onReconcile: () => Promise.resolve(),
+    });
+    await timer.start();
+    try {
+      const now = new Date();
+      const slot = slotOf(new Date(now.getTime() + 1500));
+      await new Timers({ shards: 2 }).cover(database.pool, [slot], now);
+      await eventually(
+        () => slotJobs([slot]),
+        (jobs) => jobs.length === 0,
+      );
+      expect(fired.filter((data) => data.slot === slot)).toHaveLength(1);
+    } finally {
+      await timer.drain(5000);
+    }
+  });
+
   it('drops at its start the jobs of seconds long past, whose events are the backlog’s, and keeps the others', async () => {
     // bench/scale `catch-up`: after a 10-minute stop, Agenda ran every missed second's job before
     // the jobs of the seconds falling due again.

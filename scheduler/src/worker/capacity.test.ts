@@ -2,6 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { Capacity } from './capacity.js';
 
 describe('Capacity', () => {
+  it('counts the places a running claim took as not held by calls until it returns', () => {
+    const capacity = new Capacity(10);
+    capacity.take(2);
+    const reserved = capacity.reserve(5);
+    expect([capacity.free, capacity.unheld]).toEqual([3, 8]);
+    capacity.settle(reserved, 1);
+    expect([capacity.free, capacity.unheld]).toEqual([7, 7]);
+  });
+
   it('says a claim cut short may find room once a batch of deliveries (a quarter) has ended since', () => {
     const capacity = new Capacity(8);
     expect(capacity.take(10)).toBe(8);

@@ -17,6 +17,8 @@ export function placesKeptForDue(size: number): number {
 /** A counting limit on in-flight deliveries, with waits for room and for idleness. */
 export class Capacity {
   #free: number;
+  /** Places taken by claims still running: those they return no event for are free again. */
+  #claiming = 0;
   #waiting: (() => void)[] = [];
   /** Deliveries ended since a claim was cut short (due events may wait for room); undefined if none was. */
   #freedSinceShort: number | undefined;
@@ -33,11 +35,29 @@ export class Capacity {
     return this.size - this.#free;
   }
 
+  /** Places no claimed call holds: free, or taken by a claim still running. */
+  get unheld(): number {
+    return this.#free + this.#claiming;
+  }
+
   /** Takes up to `wanted` places now; returns how many were taken. */
   take(wanted: number): number {
     const taken = Math.max(0, Math.min(wanted, this.#free));
     this.#free -= taken;
     return taken;
+  }
+
+  /** Takes up to `wanted` places for a claim, until it {@link settle}s; returns how many. */
+  reserve(wanted: number): number {
+    const taken = this.take(wanted);
+    this.#claiming += taken;
+    return taken;
+  }
+
+  /** A claim that reserved `reserved` places returned `used` events: the rest are free again. */
+  settle(reserved: number, used: number): void {
+    this.#claiming -= reserved;
+    this.give(reserved - used);
   }
 
   /**

@@ -141,6 +141,36 @@ describe('DeliveryWorker over the memory store', () => {
     }
   });
 
+  it('claims a slot’s events ahead while a backlog claim beside it holds places for its time', async () => {
+    // bench/destinations `shares`: the slot took the places a running backlog claim had taken for
+    // calls held, claimed as if the process were full, and only once its events were due.
+    const events = Array.from({ length: 5 }, (_, i) =>
+      due({ scheduledAt: new Date(Date.now() + 300 + 20 * i) }),
+    );
+    store.insert(events);
+    let release = () => {};
+    const held = new Promise<ClaimedAttempt[]>((resolve) => (release = () => resolve([])));
+    const claimBacklog = vi.spyOn(store, 'claimBacklog').mockReturnValueOnce(held);
+    const claimDue = vi.spyOn(store, 'claimDue');
+    const backlog = new Wakeup(60_000, 5);
+    const { worker, close } = makeWorker(store, new Date(0), { backlog });
+    const stopping = new AbortController();
+    const backlogRunning = worker.runBacklog(stopping.signal);
+    backlog.poke();
+    await vi.waitFor(() => expect(claimBacklog).toHaveBeenCalledTimes(1));
+    await deliverUntil(worker, () =>
+      expect(events.map((e) => store.get(e.id)?.status)).toEqual(events.map(() => 'success')),
+    );
+    release();
+    stopping.abort();
+    await backlogRunning;
+    await close();
+    const claimed = (
+      await Promise.all(claimDue.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
+    ).flat();
+    expect(claimed.filter((attempt) => attempt.dueInMs > 0).length).toBeGreaterThan(0);
+  });
+
   it('frees a team’s and a destination’s place when the call ends, before its outcome is recorded', async () => {
     store.insert([due()]);
     const shares = new Shares(10, 10);

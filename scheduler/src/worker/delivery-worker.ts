@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { MAX_CLAIMS, interruptedOutcome, isMissed, missedOutcome, planRecord } from '../attempt.rules.js';
 import { newEventId } from '../event-id.js';
+import { callOf } from '../event-request.js';
 import { type LeaseWindow, leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
 import type { DeliveryMetrics } from '../metrics.js';
@@ -20,6 +21,7 @@ import { filledARoom } from './holders.js';
 import type { Shares } from './shares.js';
 import { type CallAnswer, answerOf } from './untried-origins.js';
 import { WaitingStarts } from './waiting-starts.js';
+import { DatabaseClock } from './database-clock.js';
 import type { Wakeup } from './wakeup.js';
 
 export interface DeliveryWorkerOptions {
@@ -92,6 +94,7 @@ export class DeliveryWorker {
     backlog: Promise.resolve(),
   };
   readonly #waiting: WaitingStarts;
+  readonly #clock = new DatabaseClock();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.#waiting = new WaitingStarts(deps.shares);
@@ -132,17 +135,21 @@ export class DeliveryWorker {
     // scenario: p99 9.2 s with them, 127 ms without).
     let crowded = false;
     const claim: Claim = (options) =>
-      crowded || this.#full(options.limit)
+      crowded || this.#full()
         ? this.deps.store.claimBacklog({ ...options, from })
         : this.deps.store.claimDue({ ...options, from, before: until, aheadMs });
     while (!stopping.aborted) {
       try {
+        const claimedFrom = performance.now();
         // Claim again after a claim that may have left due events.
         const { more } = await this.#claim(claim, 'due', inFlight);
         crowded = more;
         if (more) continue;
+        // What the claim took reaches `aheadMs` past when it was sent, not past now: the events
+        // falling due since are the next claim's, and its wake counts from after this read.
+        const takenMs = Math.max(0, aheadMs - (performance.now() - claimedFrom));
+        const next = await this.deps.store.nextDueAt(from, until, takenMs);
         const now = Date.now();
-        const next = await this.deps.store.nextDueAt(from, until, aheadMs);
         if (!next && now >= until.getTime()) return true;
         const wake = Math.min(next ? next.getTime() - aheadMs / 2 : until.getTime(), now + pollMs);
         // Woken early by a place freed only while due events may wait for one: the others wait
@@ -182,9 +189,13 @@ export class DeliveryWorker {
     }
   }
 
-  /** Whether a claim got fewer places than a batch: the process is full. */
-  #full(places: number): boolean {
-    return places < Math.min(this.deps.options.claimBatch, this.deps.capacity.size);
+  /**
+   * Whether calls claimed hold all but less than a batch of places: the process is full. Not the
+   * places this claim got: a backlog claim running beside it holds up to a batch for its time.
+   */
+  #full(): boolean {
+    const { capacity, options } = this.deps;
+    return capacity.unheld < Math.min(options.claimBatch, capacity.size);
   }
 
   /** Claims what the shares allow; `more` when it may have left due events (it filled a room). */
@@ -202,7 +213,7 @@ export class DeliveryWorker {
     const { capacity, options, liveness, shares } = this.deps;
     const owner = liveness.current();
     if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
-    const reserved = capacity.take(Math.min(options.claimBatch, capacity.free - kept));
+    const reserved = capacity.reserve(Math.min(options.claimBatch, capacity.free - kept));
     if (reserved === 0) {
       capacity.cutShort();
       return { more: true, tookAllPlaces: false };
@@ -221,13 +232,13 @@ export class DeliveryWorker {
         servedSince: liveness.servedSince(),
       });
     } finally {
-      capacity.give(reserved - claimed.length);
+      capacity.settle(reserved, claimed.length);
     }
-    const claimedAt = performance.now();
+    const dueTimes = this.#clock.dueTimes(claimed, performance.now());
     if (claimed.length > 0 && claimed.length < options.claimBatch) capacity.cutShort();
-    for (const attempt of claimed) {
+    for (const [attempt, dueAt] of dueTimes) {
       const delivery = this.#waiting
-        .placeWhenDue(attempt, claimedAt + attempt.dueInMs)
+        .placeWhenDue(attempt, dueAt)
         .then((placed) => (placed ? this.#deliverPlaced(attempt, lease) : this.#handBack(attempt)))
         .finally(() => {
           // Shares free when calls end, the capacity when outcomes are recorded: either may be what
@@ -318,20 +329,8 @@ export class DeliveryWorker {
     }
     metrics.inFlight.inc();
     let outcome: WebhookOutcome | undefined;
-    // A header the event sets itself (any case) is sent as set: it comes after the trace's.
     const call = (traceHeaders?: Record<string, string>) =>
-      this.deps.sender.send(
-        {
-          url: attempt.webhookUrl,
-          method: attempt.method,
-          headers: traceHeaders ? { ...traceHeaders, ...attempt.headers } : attempt.headers,
-          payload: attempt.payload,
-          webhookId: attempt.originalId,
-          signingSecrets: attempt.signingSecrets,
-          timeoutMs: attempt.timeoutMs,
-        },
-        mayStart,
-      );
+      this.deps.sender.send(callOf(attempt, traceHeaders), mayStart);
     try {
       outcome = this.deps.tracing ? await this.deps.tracing.around(attempt, call) : await call();
     } finally {
