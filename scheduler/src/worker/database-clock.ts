@@ -6,6 +6,7 @@
  * each claim's own reply instead, every call started late by that reply's delay, the event loop's
  * under load: 6–11 ms at the median in bench/destinations `shares` (bench/README.md, 2026-11-28).
  * A bound never starts a call early unless the database's clock is set back within those seconds.
+ * (Scheduled times are whole milliseconds, as every one comes from a JavaScript date.)
  */
 export class DatabaseClock {
   /** The highest bounds (database time less local time) of this window and the last one. */
