@@ -29,6 +29,15 @@ export class CallPace {
     this.#averageMs.delete(key);
   }
 
+  /**
+   * Whether the pair's calls lately ended within about a claim's time: then a place it holds frees
+   * within milliseconds for whoever waits for one. Not before one of its calls has ended.
+   */
+  quick(key: string): boolean {
+    const average = this.#averageMs.get(key);
+    return average !== undefined && average <= AHEAD_MS;
+  }
+
   /** Calls to lease ahead of the pair's `places`: none before one of its calls has ended. */
   ahead(key: string, places: number): number {
     const average = this.#averageMs.get(key);

@@ -40,6 +40,27 @@ describe('Shares', () => {
     expect(new Shares(10, destination).pairMax).toBe(pair);
   });
 
+  it('gives a team the whole destination share while its calls there are quick, three quarters while they are slow or unknown', () => {
+    const shares = new Shares(250, 8);
+    const a = call('a', 'http://x:1');
+    for (let i = 0; i < 6; i++) shares.take(a);
+    expect(shares.startable(a)).toBe('wait');
+    shares.give(a, { answer: 'answered', ms: 5 });
+    shares.take(a);
+    for (let i = 0; i < 2; i++) {
+      expect(shares.startable(a)).toBe('now');
+      shares.take(a);
+    }
+    // All eight places held: another team's call waits for the next one freed (WaitingStarts).
+    expect(shares.startable(a)).toBe('wait');
+    expect(shares.startable(call('b', 'http://x:1'))).toBe('wait');
+    // Its calls turn slow: it starts none until it holds fewer than six.
+    for (let i = 0; i < 2; i++) shares.give(a, { answer: 'answered', ms: 2000 });
+    expect(shares.startable(a)).toBe('wait');
+    shares.give(a, { answer: 'answered', ms: 2000 });
+    expect(shares.startable(a)).toBe('now');
+  });
+
   it('wakes whoever waits for room when a call of a holder at its share ends, and only then', async () => {
     const shares = new Shares(10, 4);
     for (let i = 0; i < 3; i++) shares.take(call('a', 'http://x:1'));
@@ -157,9 +178,9 @@ describe('Shares, calls leased ahead', () => {
   const quick = { answer: 'answered', ms: 2 } as const;
   const a = call('a', 'http://x:1');
 
-  /** Team a holding all 37 of its places at http://x:1, its calls known to last 2 ms. */
+  /** Team a holding all 50 places at http://x:1, its calls known to last 2 ms. */
   function busy(shares: Shares): void {
-    for (let i = 0; i < 38; i++) shares.take(a);
+    for (let i = 0; i < 51; i++) shares.take(a);
     shares.give(a, quick);
   }
 
@@ -167,10 +188,10 @@ describe('Shares, calls leased ahead', () => {
     const shares = new Shares(250, 50);
     busy(shares);
     const snapshot = shares.snapshot();
-    // Its places finish ~1,850 calls in 100 ms: eight rounds of 37, none free for a slot's claim.
-    expect(snapshot.pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 37, room: 296, free: 0 }]);
-    expect(snapshot.destinations).toEqual([{ origin: 'http://x:1', room: 309 }]);
-    expect(snapshot.teams).toEqual([{ teamId: 'a', room: 213 }]);
+    // Its places finish ~2,500 calls in 100 ms: eight rounds of 50, none free for a slot's claim.
+    expect(snapshot.pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 50, room: 400, free: 0 }]);
+    expect(snapshot.destinations).toEqual([{ origin: 'http://x:1', room: 400 }]);
+    expect(snapshot.teams).toEqual([{ teamId: 'a', room: 200 }]);
   });
 
   it('leases few ahead of a team whose calls are slow, and none at a rate limit', () => {
@@ -193,22 +214,22 @@ describe('Shares, calls leased ahead', () => {
   it('counts the calls waiting as the team’s at the destination, and says when a batch of both has freed', () => {
     const shares = new Shares(250, 50);
     busy(shares);
-    for (let i = 0; i < 296; i++) shares.queue(a);
+    for (let i = 0; i < 400; i++) shares.queue(a);
     expect(shares.startable(a)).toBe('wait');
     expect(shares.snapshot().pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 333, room: 0, free: 0 },
+      { teamId: 'a', origin: 'http://x:1', held: 450, room: 0, free: 0 },
     ]);
-    // Each call that ends starts a waiting one: the claim refills once a quarter of 333 has gone.
+    // Each call that ends starts a waiting one: the claim refills once a quarter of 450 has gone.
     const refills: boolean[] = [];
-    for (let i = 0; i < 84; i++) {
+    for (let i = 0; i < 113; i++) {
       refills.push(shares.give(a, quick));
       expect(shares.startable(a)).toBe('now');
       shares.unqueue(a);
       shares.take(a);
     }
-    expect(refills.indexOf(true)).toBe(82);
+    expect(refills.indexOf(true)).toBe(111);
     expect(shares.snapshot().pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 249, room: 84, free: 0 },
+      { teamId: 'a', origin: 'http://x:1', held: 337, room: 113, free: 0 },
     ]);
   });
 
@@ -217,9 +238,9 @@ describe('Shares, calls leased ahead', () => {
     try {
       const shares = new Shares(250, 50);
       busy(shares);
-      for (let i = 0; i < 37; i++) shares.give(a, quick);
+      for (let i = 0; i < 50; i++) shares.give(a, quick);
       expect(shares.snapshot().pairs).toEqual([
-        { teamId: 'a', origin: 'http://x:1', held: 0, room: 333, free: 37 },
+        { teamId: 'a', origin: 'http://x:1', held: 0, room: 450, free: 50 },
       ]);
       vi.advanceTimersByTime(1000);
       expect(shares.snapshot().pairs).toEqual([]);

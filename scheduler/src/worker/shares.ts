@@ -26,8 +26,11 @@ export type Start = 'now' | 'wait' | 'back';
  * Calls in flight in this process per team, per destination and per team at a destination, against
  * their shares: a team gets at most `teamMax` of this process's calls; a destination at most its
  * share of a limit that holds for all scheduler processes together, split evenly between the live
- * ones; and one team at most three quarters of a destination's share, so the places it leaves go to
- * the other teams calling the same origin, in turn (the claim serves the team holding fewest first).
+ * ones. One team whose calls to a destination are slow, or not known yet, holds at most three
+ * quarters of its share (`pairMax`), so the places it leaves go at once to the other teams calling
+ * the same origin (the claim serves the team holding fewest first). One whose calls there are quick
+ * may hold the whole share: each of its places frees within milliseconds, and goes to the call
+ * waiting here whose team holds fewest ({@link WaitingStarts}).
  * A team whose calls to a destination are quick may lease more than its places: those calls wait
  * in this process (`queue`) and start as places free, so a place's next call does not wait for a
  * claim ({@link leaseAhead}).
@@ -75,7 +78,7 @@ export class Shares {
     return this.#destinationMax;
   }
 
-  /** Most calls of one team to one destination in this process. */
+  /** Most calls of one team to one destination in this process while its calls there are slow or unknown. */
   get pairMax(): number {
     return Math.max(1, this.#destinationMax - Math.ceil(this.#destinationMax / 4));
   }
@@ -307,11 +310,13 @@ export class Shares {
   }
 
   /**
-   * The places of a team at a destination: its share of them, or its own limit, or the failures
-   * left to an origin that failed here since it last answered, whichever is lowest.
+   * The places of a team at a destination: its share of them (all of them while its calls there are
+   * quick, see {@link Shares}), or its own limit, or the failures left to an origin that failed here
+   * since it last answered, whichever is lowest.
    */
   #pairPlaces(key: string, now = performance.now()): number {
-    const own = Math.min(this.pairMax, this.#limits.get(key)?.maxInFlight ?? Number.MAX_SAFE_INTEGER);
+    const share = this.#pace.quick(key) ? this.#destinationMax : this.pairMax;
+    const own = Math.min(share, this.#limits.get(key)?.maxInFlight ?? Number.MAX_SAFE_INTEGER);
     return Math.min(own, this.#untried.places(key, now));
   }
 
