@@ -4,6 +4,7 @@
 // progress is read when B is done and over a while after (DEST_SHARED_DRAIN=1 waits for all of it).
 // DEST_SHARED_CONTROL=1 sends B's events to another receiver process (another origin) instead: the
 // same load, so what the shared origin itself costs B shows against it in one sitting.
+// DEST_SHARED_SLOW_MS sets how long A's calls take (1000 by default; 0: A's calls are quick too).
 import { waitFor } from '../processes.ts';
 import { addTeam, evenly, finished, insertEvents } from '../seed.ts';
 import { sampleActivity } from './activity.ts';
@@ -14,7 +15,7 @@ import type { Figure } from './report.ts';
 const A_EVENTS = Number(process.env.DEST_SHARED_A_EVENTS ?? 20_000);
 const B_EVENTS = 3000;
 const B_SPREAD_MS = 10_000;
-const SLOW_MS = 1000;
+const SLOW_MS = Number(process.env.DEST_SHARED_SLOW_MS ?? 1000);
 const OBSERVE_MS = Number(process.env.DEST_SHARED_OBSERVE_MS ?? 20_000);
 // Inserting 20,000 events with their timers took over 5 s at a load average of 17.
 const LEAD_MS = 10_000;
