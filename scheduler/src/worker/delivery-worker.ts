@@ -260,6 +260,7 @@ export class DeliveryWorker {
       const ended = answer && { answer, ms: performance.now() - placedAt };
       if (this.deps.shares.give(attempt, ended)) this.deps.backlog.poke();
       this.#waiting.drain(attempt);
+      this.#waiting.startDue();
     };
     return this.#deliver(attempt, lease, callEnded);
   }

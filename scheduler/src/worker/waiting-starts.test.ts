@@ -8,6 +8,11 @@ function spin(ms: number): void {
   for (const end = performance.now() + ms; performance.now() < end;);
 }
 
+/** Lets the promise chains already resolved run, without letting a timer fire. */
+async function settled(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
 describe('WaitingStarts', () => {
   it('starts a call at once while its team has a place, else when a call of it ends, in the order claimed', async () => {
     // One place per team at the origin (three quarters of two, rounded down to one).
@@ -72,6 +77,27 @@ describe('WaitingStarts', () => {
     });
     await Promise.all(placing);
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('starts the calls whose time has come when asked, without waiting for their timer, and none before', async () => {
+    const shares = new Shares(100, 100);
+    const starts = new WaitingStarts(shares);
+    const placed: string[] = [];
+    const now = performance.now();
+    for (const [name, ms] of [
+      ['soon', 5],
+      ['later', 60_000],
+    ] as const) {
+      void starts.placeWhenDue(call('a', 'http://x:1'), now + ms).then(() => placed.push(name));
+    }
+    starts.startDue();
+    await settled();
+    expect(placed).toEqual([]);
+    // The event loop busy past the first one's time: its timer cannot have fired.
+    spin(10);
+    starts.startDue();
+    await settled();
+    expect(placed).toEqual(['soon']);
   });
 
   it('hands back the waiting calls no call in flight will make room for', async () => {

@@ -19,7 +19,9 @@ export class WaitingStarts {
   readonly #byTeam = new Map<string, Set<string>>();
   readonly #byOrigin = new Map<string, Set<string>>();
   /** The waits of calls claimed ahead, by the time they are due. */
-  readonly #dueAt = new Map<number, Promise<void>>();
+  readonly #dueAt = new Map<number, { reached: Promise<void>; reach: () => void }>();
+  /** No wait in {@link #dueAt} is due before this. */
+  #earliest = Number.POSITIVE_INFINITY;
 
   constructor(private readonly shares: Shares) {}
 
@@ -72,10 +74,36 @@ export class WaitingStarts {
   #at(dueAt: number): Promise<void> {
     let waiting = this.#dueAt.get(dueAt);
     if (!waiting) {
-      waiting = until(dueAt).then(() => void this.#dueAt.delete(dueAt));
+      let reach = () => {};
+      const reached = new Promise<void>((resolve) => (reach = resolve));
+      waiting = { reached, reach };
       this.#dueAt.set(dueAt, waiting);
+      this.#earliest = Math.min(this.#earliest, dueAt);
+      void until(dueAt).then(() => this.#reach(dueAt));
     }
-    return waiting;
+    return waiting.reached;
+  }
+
+  /**
+   * Starts the waits whose time has come without waiting for their timers. Called as calls end: a
+   * loop busy with other calls' answers runs its timers late (bench/destinations `shares`: a
+   * punctual team's calls started p95 8–15 ms late while another team drained 20,000).
+   */
+  startDue(now = performance.now()): void {
+    if (now < this.#earliest) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const dueAt of [...this.#dueAt.keys()]) {
+      if (dueAt <= now) this.#reach(dueAt);
+      else earliest = Math.min(earliest, dueAt);
+    }
+    this.#earliest = earliest;
+  }
+
+  #reach(dueAt: number): void {
+    const waiting = this.#dueAt.get(dueAt);
+    if (!waiting) return;
+    this.#dueAt.delete(dueAt);
+    waiting.reach();
   }
 
   /**
