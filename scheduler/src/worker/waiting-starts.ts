@@ -92,7 +92,7 @@ export class WaitingStarts {
   startDue(now = performance.now()): void {
     if (now < this.#earliest) return;
     let earliest = Number.POSITIVE_INFINITY;
-    for (const dueAt of [...this.#dueAt.keys()]) {
+    for (const dueAt of this.#dueAt.keys()) {
       if (dueAt <= now) this.#reach(dueAt);
       else earliest = Math.min(earliest, dueAt);
     }
