@@ -60,6 +60,13 @@ const REVIEWED = new Map<string, { steps: string[]; why: string }>([
       why: "rebuilds an index an interrupted build left invalid, and drops the top-up's old index, which no release's plan read",
     },
   ],
+  [
+    'Migration20261128000000_cron_schedule_index',
+    {
+      steps: ['drops a index'],
+      why: 'rebuilds the index it adds when an interrupted build left it invalid',
+    },
+  ],
 ]);
 
 /**

@@ -209,6 +209,10 @@ const ORDERS: Record<EventSort, { column: 'created_at' | 'scheduled_at'; descend
  * team whose newest events were pending, 25,709 rows read for 50 (26 ms), or not, as the statistics
  * of the moment had it. The ids alone are read from the one index that holds them all in order,
  * (team_id, status, column), whatever the statistics; the join costs ~0.4 ms a page of 50.
+ *
+ * A cron's events are read in one step: its index holds neither the team nor the status, so the
+ * rows are visited to filter them whichever way, and reading the ids first looked each one up again
+ * (bench/scale: 250–280 buffers for a page of 50 against 43–48, 6–8 ms against ~3).
  */
 export async function* pageOfEventsInChunks(
   em: EntityManager,
@@ -220,9 +224,11 @@ export async function* pageOfEventsInChunks(
   const direction = descending ? 'desc' : 'asc';
   const orderBy = (table: string) => `order by ${table}.${column} ${direction}, ${table}.id ${direction}`;
   const chunk = (condition: string, bounds: string) =>
-    `select ${eventColumns()} from events
+    filter.cronId === undefined
+      ? `select ${eventColumns()} from events
      join (select id from events where ${condition} ${orderBy('events')} ${bounds}) as page on page.id = events.id
-     ${orderBy('events')}`;
+     ${orderBy('events')}`
+      : `select ${eventColumns()} from events where ${condition} ${orderBy('events')} ${bounds}`;
   const after = descending ? '<' : '>';
   let read = 0;
   let last: EventRow | undefined;
