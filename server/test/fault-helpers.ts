@@ -8,9 +8,10 @@ export async function scheduleMany(
   team: TestTeam,
   count: number,
   url: string,
+  due = new Date(Date.now() + 2000 + count * 5),
 ): Promise<string[]> {
   // One batch per 1,000 events: the first is stored a moment after it is sent, however loaded the machine.
-  const at = new Date(Date.now() + 2000 + count * 5).toISOString();
+  const at = due.toISOString();
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1000) {
     const events = Array.from({ length: Math.min(1000, count - i) }, () => ({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_ID } from '../../test/expect.js';
 import { eventually } from '../../test/receiver.js';
+import { scheduleMany } from '../../test/fault-helpers.js';
 import { deliverySetup } from '../../test/delivery-setup.js';
 
 const t = deliverySetup();
@@ -212,27 +213,14 @@ describe('changes before the scheduled time', () => {
     // flight and an accepted one found it pending, never already finished.
     t.receiver.reply('/racing', { delayMs: 1500 });
     const at = Date.now() + 2000;
-    // One request: one per event took over 1.5 s on a loaded machine, past the events' time.
-    const created = await t.app.request('POST', '/api/v1/events/batch', {
-      key: t.team.key,
-      body: {
-        events: Array.from({ length: 60 }, () => ({
-          webhook_url: `${t.receiver.url}/racing`,
-          scheduled_at: new Date(at).toISOString(),
-        })),
-      },
-    });
-    expect(created.status, created.text).toBe(201);
-    const events = created.body.data as { id: string }[];
+    // In one batch request: one request per event took over 1.5 s on a loaded machine, past their time.
+    const ids = await scheduleMany(t.app, t.team, 60, `${t.receiver.url}/racing`, new Date(at));
     // From before the claim, which takes them up to 100 ms ahead (claimAheadMs), to after it.
     await new Promise((resolve) => setTimeout(resolve, at - 200 - Date.now()));
     const answers = await Promise.all(
-      events.map(async (event, i) => {
+      ids.map(async (id, i) => {
         await new Promise((resolve) => setTimeout(resolve, i * 4));
-        return {
-          id: event.id,
-          response: await t.app.request('DELETE', `/api/v1/events/${event.id}`, { key: t.team.key }),
-        };
+        return { id, response: await t.app.request('DELETE', `/api/v1/events/${id}`, { key: t.team.key }) };
       }),
     );
     const deleted = new Set(answers.filter(({ response }) => response.status === 200).map(({ id }) => id));
@@ -249,7 +237,7 @@ describe('changes before the scheduled time', () => {
               .map((r) => String(r.headers['webhook-id'])),
           ),
         ),
-      (ids) => ids.size === events.length - deleted.size,
+      (calledIds) => calledIds.size === ids.length - deleted.size,
     );
     expect([...called].filter((id) => deleted.has(id))).toEqual([]);
     for (const id of called) await t.api.settled(id);
