@@ -177,9 +177,9 @@ export interface EventStore {
    * Claims up to `limit` pending events due now, whatever their slot, within the shares: each place
    * to the team with due events that would hold fewest calls with it, each team's oldest first.
    * With `from`, only events due from then on: a slot's claim while the process is full, which
-   * leaves older events to the backlog's claims.
+   * leaves older events to the backlog's claims; with `aheadMs`, also those due within it.
    */
-  claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]>;
+  claimBacklog(options: ClaimOptions & { from?: Date; aheadMs?: number }): Promise<ClaimedAttempt[]>;
   /**
    * When the next pending event of `[from, before)` falls due that is not due yet, nor within
    * `aheadMs` of it; or null.

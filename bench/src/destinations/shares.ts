@@ -2,7 +2,7 @@
 // at once to a receiver that answers at once (bench/delivery's set-up); team B: 3,000 punctual events
 // over the same 10 s to another receiver. Deliveries/s of A with the defaults must stay ≥ 0.8× of the
 // lifted run's, and B's lateness p99 ≤ 25 ms meanwhile. DEST_SHARES_ROUNDS=defaults,lifted,… orders them.
-import { waitFor } from '../processes.ts';
+import { spread, waitFor } from '../processes.ts';
 import { addTeam, evenly, finished, insertEvents } from '../seed.ts';
 import type pg from 'pg';
 import { type ActivitySampler, sampleActivity } from './activity.ts';
@@ -26,6 +26,8 @@ interface Round {
   shares: string;
   perSecond: number;
   b: ReturnType<typeof lateness>;
+  /** B's lateness at its call's start, by the service's record (`executed_at`): the service's part. */
+  bStarted: ReturnType<typeof spread>;
   /** B's lateness by the second of its 10 s: the first holds a cold start. */
   bBySecond: ReturnType<typeof latenessBySecond>;
   lost: number;
@@ -65,6 +67,7 @@ async function round(shares: string, aUrl: string, bUrl: string): Promise<Round>
       shares,
       perSecond: aEvents > 0 ? Math.round(a.unique / ((Math.max(...a.at) - due) / 1000)) : 0,
       b: lateness(b),
+      bStarted: spread(await startLateness(db, bUrl)),
       bBySecond: latenessBySecond(b, due),
       lost: aEvents + B_EVENTS - a.unique - b.unique,
       duplicates: a.duplicates + b.duplicates,
@@ -84,6 +87,15 @@ async function transactions(db: pg.Client): Promise<number> {
     'select xact_commit as n from pg_stat_database where datname = current_database()',
   );
   return Number(rows[0]?.n);
+}
+
+/** Each call's start (ms, the service's clock) less its scheduled time, for the events to `url`. */
+async function startLateness(db: pg.Client, url: string): Promise<number[]> {
+  const { rows } = await db.query<{ ms: number }>(
+    `select extract(epoch from executed_at - scheduled_at) * 1000 as ms from events where webhook_url = $1`,
+    [url],
+  );
+  return rows.map((row) => Number(row.ms));
 }
 
 /** A receiver's origin and path. */
@@ -138,6 +150,14 @@ export async function defaultShares(): Promise<{ figures: Figure[]; details: Rec
         .join(' · '),
       aim: 'p99 ≤ 25 ms',
       met: p99 <= 25,
+    },
+    {
+      figure: "team B at its call's start p50 / p99, defaults (service)",
+      value: of('defaults')
+        .map((run) => `${run.bStarted.p50} / ${run.bStarted.p99} ms`)
+        .join(' · '),
+      aim: '',
+      met: null,
     },
     ...['lifted', 'alone']
       .filter((shares) => of(shares).length > 0)

@@ -211,6 +211,29 @@ export function claimSemantics(current: () => StoreUnderTest): void {
     expect(await t.read(notYet.id)).toMatchObject({ status: 'pending' });
   });
 
+  it('claims, from a time on and with time ahead, each team’s events falling due within it too, in turn', async () => {
+    // A slot's claim while the process is full: bench/destinations `shares`, a punctual team's events
+    // were claimed only once due while another team drained 20,000, and started 20-50 ms late.
+    const t = current();
+    const now = t.now();
+    const [myDue, theirSoon, mySoon, later] = [
+      seedEvent(now, team, -1 * SECOND),
+      seedEvent(now, other, 20 * SECOND),
+      seedEvent(now, team, 25 * SECOND),
+      seedEvent(now, other, 40 * SECOND),
+    ];
+    await t.seed([myDue, theirSoon, mySoon, later]);
+    const from = new Date(now.getTime() - 3 * SECOND);
+    expect(idsOf(await t.store.claimBacklog({ ...claimOptions(), from }))).toEqual(idsOf([myDue]));
+    const ahead = await t.store.claimBacklog({ ...claimOptions(), from, aheadMs: 30 * SECOND });
+    expect(idsOf(ahead)).toEqual(idsOf([theirSoon, mySoon]));
+    const left = theirSoon.scheduledAt.getTime() - now.getTime();
+    const dueInMs = ahead.find((attempt) => attempt.id === theirSoon.id)?.dueInMs;
+    expect(dueInMs).toBeLessThanOrEqual(left);
+    expect(dueInMs).toBeGreaterThan(left - 5 * SECOND);
+    expect(await t.read(later.id)).toMatchObject({ status: 'pending' });
+  });
+
   it('takes a team’s events due since schedulers served before those due while none did, each group oldest first', async () => {
     // bench/scale `catch-up`: after a stop, the events falling due again waited behind the stop's backlog.
     const t = current();

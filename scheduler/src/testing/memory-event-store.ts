@@ -114,9 +114,9 @@ export class MemoryEventStore implements EventStore {
     return this.#claim(slotCandidates(inSlot, shares, limit), options);
   }
 
-  claimBacklog(options: ClaimOptions & { from?: Date }): Promise<ClaimedAttempt[]> {
+  claimBacklog(options: ClaimOptions & { from?: Date; aheadMs?: number }): Promise<ClaimedAttempt[]> {
     const from = options.from ?? NEVER;
-    const due = this.#due().filter((c) => c.scheduledAt >= from);
+    const due = this.#due(options.aheadMs).filter((c) => c.scheduledAt >= from);
     return this.#claim(backlogCandidates(due, options.shares, options.limit, options.servedSince), options);
   }
 

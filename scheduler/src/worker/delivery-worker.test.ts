@@ -1,80 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { pino } from 'pino';
-import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_CLAIMS } from '../attempt.rules.js';
-import { createSender } from '../delivery/send.js';
-import { createDeliveryMetrics } from '../metrics.js';
 import type { ClaimedAttempt } from '../ports.js';
 import { MemoryEventStore, type NewEvent } from '../testing/memory-event-store.js';
 import { type Receiver, startReceiver } from '../testing/receiver.js';
 import { verifiesSignature } from '../testing/verify-signature.js';
-import { Capacity } from './capacity.js';
+import {
+  HOUR,
+  SECRET,
+  deliverFor,
+  deliverUntil,
+  dueEvent,
+  logger,
+  makeWorker,
+} from '../testing/worker-kit.js';
 import { STALE_SLOT_MS } from '../timer/slot-jobs.js';
-import { DeliveryWorker, type Liveness } from './delivery-worker.js';
+import { Capacity } from './capacity.js';
 import { OutcomeWriter } from './outcome-writer.js';
 import { Shares } from './shares.js';
 import { Wakeup } from './wakeup.js';
-
-const SECRET = 'whsec_c2VtYW50aWNzLXNlY3JldA==';
-const HOUR = 3_600_000;
-const logger = pino({ level: 'silent' });
-
-/** This process holds its liveness lock, and schedulers have run since `servedSince`. */
-const alive = (servedSince: Date): Liveness => ({
-  current: () => ({ id: 1, epoch: 1 }),
-  holds: () => true,
-  servedSince: () => servedSince,
-});
-
-function makeWorker(
-  store: MemoryEventStore,
-  servedSince = new Date(0),
-  parts: { shares?: Shares; writer?: OutcomeWriter; capacity?: Capacity; backlog?: Wakeup } = {},
-) {
-  const sender = createSender({
-    timeoutMs: 2000,
-    allowPrivateTargets: true,
-    allowedHosts: [],
-    userAgent: 'test',
-  });
-  const worker = new DeliveryWorker({
-    store,
-    sender,
-    liveness: alive(servedSince),
-    capacity: parts.capacity ?? new Capacity(10),
-    shares: parts.shares ?? new Shares(10, 10),
-    backlog: parts.backlog ?? new Wakeup(1000, 5),
-    writer: parts.writer ?? new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
-    metrics: createDeliveryMetrics(new Registry(), () => store.dueBacklog()),
-    logger,
-    options: {
-      leaseMs: 10_000,
-      timeoutMs: 2000,
-      claimBatch: 10,
-      pollMs: 10,
-      claimAheadMs: 50,
-      missedToleranceMs: HOUR,
-    },
-  });
-  return { worker, close: () => sender.close() };
-}
-
-/** Delivers the slot from an hour ago until `ms` from now. */
-function deliverFor(worker: DeliveryWorker, ms: number): Promise<boolean> {
-  const now = Date.now();
-  return worker.deliverSlot(new Date(now - HOUR), new Date(now + ms), new AbortController().signal);
-}
-
-/** Delivers a slot from an hour ago to an hour ahead until `done` passes. */
-async function deliverUntil(worker: DeliveryWorker, done: () => void): Promise<void> {
-  const stopping = new AbortController();
-  const now = Date.now();
-  const delivering = worker.deliverSlot(new Date(now - HOUR), new Date(now + HOUR), stopping.signal);
-  await vi.waitFor(done, { timeout: 20_000 });
-  stopping.abort();
-  await delivering;
-}
 
 describe('DeliveryWorker over the memory store', () => {
   let receiver: Receiver;
@@ -94,14 +38,7 @@ describe('DeliveryWorker over the memory store', () => {
     await receiver.close();
   });
 
-  const due = (overrides: Partial<NewEvent> = {}): NewEvent => ({
-    id: randomUUID(),
-    teamId: 'team',
-    scheduledAt: new Date(Date.now() - 10),
-    webhookUrl: `${receiver.url}/hook`,
-    payload: { hello: 'world' },
-    ...overrides,
-  });
+  const due = (overrides: Partial<NewEvent> = {}): NewEvent => dueEvent(receiver.url, overrides);
 
   it('calls the due events of its slot once each, signed, and records their success', async () => {
     const events = [due(), due(), due()];
@@ -119,56 +56,6 @@ describe('DeliveryWorker over the memory store', () => {
     for (const event of events) {
       expect(store.get(event.id)).toMatchObject({ status: 'success', responseStatus: 200, leaseToken: null });
     }
-  });
-
-  it('claims a slot’s events ahead of their time and starts none of their calls before it', async () => {
-    const events = Array.from({ length: 20 }, (_, i) =>
-      due({ scheduledAt: new Date(Date.now() + 200 + 20 * i) }),
-    );
-    store.insert(events);
-    const claimDue = vi.spyOn(store, 'claimDue');
-    const { worker, close } = makeWorker(store);
-    await deliverUntil(worker, () =>
-      expect(events.map((e) => store.get(e.id)?.status)).toEqual(events.map(() => 'success')),
-    );
-    await close();
-    const claimed = (
-      await Promise.all(claimDue.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
-    ).flat();
-    expect(claimed.filter((attempt) => attempt.dueInMs > 0).length).toBeGreaterThan(0);
-    for (const event of events) {
-      expect(store.get(event.id)?.executedAt?.getTime()).toBeGreaterThanOrEqual(event.scheduledAt.getTime());
-    }
-  });
-
-  it('claims a slot’s events ahead while a backlog claim beside it holds places for its time', async () => {
-    // bench/destinations `shares`: the slot took the places a running backlog claim had taken for
-    // calls held, claimed as if the process were full, and only once its events were due.
-    const events = Array.from({ length: 5 }, (_, i) =>
-      due({ scheduledAt: new Date(Date.now() + 300 + 20 * i) }),
-    );
-    store.insert(events);
-    let release = () => {};
-    const held = new Promise<ClaimedAttempt[]>((resolve) => (release = () => resolve([])));
-    const claimBacklog = vi.spyOn(store, 'claimBacklog').mockReturnValueOnce(held);
-    const claimDue = vi.spyOn(store, 'claimDue');
-    const backlog = new Wakeup(60_000, 5);
-    const { worker, close } = makeWorker(store, new Date(0), { backlog });
-    const stopping = new AbortController();
-    const backlogRunning = worker.runBacklog(stopping.signal);
-    backlog.poke();
-    await vi.waitFor(() => expect(claimBacklog).toHaveBeenCalledTimes(1));
-    await deliverUntil(worker, () =>
-      expect(events.map((e) => store.get(e.id)?.status)).toEqual(events.map(() => 'success')),
-    );
-    release();
-    stopping.abort();
-    await backlogRunning;
-    await close();
-    const claimed = (
-      await Promise.all(claimDue.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
-    ).flat();
-    expect(claimed.filter((attempt) => attempt.dueInMs > 0).length).toBeGreaterThan(0);
   });
 
   it('frees a team’s and a destination’s place when the call ends, before its outcome is recorded', async () => {

@@ -130,17 +130,18 @@ export async function claimDue(
 const BACKLOG_CLAIM = claimStatement(BACKLOG_CANDIDATES);
 
 /**
- * Leases pending events due now of any slot (due from `from` on, when given), serving the teams
- * holding fewest calls first.
+ * Leases pending events due now of any slot (due from `from` on, when given), or within `aheadMs`
+ * of now, serving the teams holding fewest calls first.
  */
 export async function claimBacklog(
   em: EntityManager,
-  options: ClaimOptions & { from?: Date },
+  options: ClaimOptions & { from?: Date; aheadMs?: number },
 ): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
   const rows = await preparedQuery<AttemptRow>(em, BACKLOG_CLAIM, [
     ...claimParams(options),
     options.from ?? '-infinity',
+    options.aheadMs ?? 0,
   ]);
   return rows.map(toAttempt);
 }

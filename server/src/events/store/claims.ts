@@ -81,11 +81,14 @@ export const SLOT_CANDIDATES = `candidates as (
     limit $1 * ${SLOT_LOOKAHEAD}
   )`;
 
+/** Due by the backlog claim's reckoning: now by the database clock, or within $14 ms of it. */
+const DUE_BY = `(${DATABASE_NOW} + $14 * interval '1 millisecond')`;
+
 /** A team's (`p.team_id`) oldest due rows within `range`, up to its room in the claim. */
 const teamDue = (range: string) => `select q.event_id as id, q.team_id, q.scheduled_at, q.destination
       from event_queue q
       where q.lease_token is null and q.parked_until is null and q.team_id = p.team_id
-        and ${range} and q.scheduled_at <= ${DATABASE_NOW}
+        and ${range} and q.scheduled_at <= ${DUE_BY}
       -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
       order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)`;
@@ -103,7 +106,7 @@ const DUE_SAMPLE = 100;
  */
 export const BACKLOG_CANDIDATES = `due_sample as (
     select team_id from event_queue
-    where lease_token is null and parked_until is null and scheduled_at <= ${DATABASE_NOW}
+    where lease_token is null and parked_until is null and scheduled_at <= ${DUE_BY}
     order by scheduled_at limit ${DUE_SAMPLE}
   ), pending_teams as (
     (select team_id, scheduled_at as earliest from event_queue
@@ -121,7 +124,7 @@ export const BACKLOG_CANDIDATES = `due_sample as (
     union all
     -- Only read when the sample is full: the condition is evaluated once, before the scan.
     select team_id from pending_teams
-    where earliest <= ${DATABASE_NOW} and (select count(*) from due_sample) = ${DUE_SAMPLE}
+    where earliest <= ${DUE_BY} and (select count(*) from due_sample) = ${DUE_SAMPLE}
   ), candidates as (
     select c.* from due_teams p
     left join team_room r on r.team_id = p.team_id
