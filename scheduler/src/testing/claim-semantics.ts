@@ -213,7 +213,7 @@ export function claimSemantics(current: () => StoreUnderTest): void {
 
   it('claims, from a time on and with time ahead, each team’s events falling due within it too, in turn', async () => {
     // A slot's claim while the process is full: bench/destinations `shares`, a punctual team's events
-    // were claimed only once due while another team drained 20,000, and started 20-50 ms late.
+    // were claimed only once due while another team drained 20,000, and started tens of ms late.
     const t = current();
     const now = t.now();
     const [myDue, theirSoon, mySoon, later] = [

@@ -133,7 +133,7 @@ export class DeliveryWorker {
     // From the slot's start only: older events are the backlog line's. A slot that took them made
     // what falls due now wait behind the backlog's claims, each slower than a slot's (the `catch-up`
     // scenario: p99 9.2 s with them, 127 ms without). It claims ahead as well: taken only once due,
-    // a punctual team's events started 20-70 ms late while another team's drain filled the process
+    // a punctual team's events started tens of ms late while another team's drain filled the process
     // (the `shares` scenario, bench/README.md 2026-11-28 evening).
     let crowded = false;
     const claim: Claim = (options) =>

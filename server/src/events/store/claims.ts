@@ -102,7 +102,8 @@ const DUE_SAMPLE = 100;
  * probe per team with pending events, which also reads the team's earliest (the team's due index is
  * in time order within a team), keeping those whose earliest is due. Then of each such team the
  * oldest due events from $13 on (up to its room in the claim's `team_room`), those due since $12
- * (schedulers serving) before those due while none served.
+ * (schedulers serving) before those due while none served. "Due" reaches $14 ms ahead: a slot's
+ * claim while the process is full claims ahead (`DUE_BY`).
  */
 export const BACKLOG_CANDIDATES = `due_sample as (
     select team_id from event_queue
