@@ -240,7 +240,7 @@ export class DeliveryWorker {
     if (claimed.length > 0 && claimed.length < options.claimBatch) capacity.cutShort();
     for (const [attempt, dueAt] of dueTimes) {
       const delivery = this.#waiting
-        .placeWhenDue(attempt, dueAt)
+        .placeWhenDue(attempt, dueAt, attempt.scheduledAt.getTime())
         .then((placed) => (placed ? this.#deliverPlaced(attempt, lease) : this.#handBack(attempt)))
         .finally(() => {
           // Shares free when calls end, the capacity when outcomes are recorded: either may be what

@@ -79,6 +79,23 @@ describe('WaitingStarts', () => {
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('starts the calls of one time in the order claimed, though a later claim places that time sooner', async () => {
+    // A later claim's reply bounds the database's clock more tightly: the same scheduled time, an
+    // earlier dueAt. Its calls started before the first claim's, which had chosen theirs in turns.
+    const shares = new Shares(100, 100);
+    const starts = new WaitingStarts(shares);
+    const started: string[] = [];
+    const scheduledAt = Date.now() + 1000;
+    const now = performance.now();
+    const wait = (name: string, dueAt: number) =>
+      starts.placeWhenDue(call('a', 'http://x:1'), dueAt, scheduledAt).then(() => started.push(name));
+    const first = [wait('first-1', now + 40), wait('first-2', now + 40)];
+    const later = wait('later', now + 20);
+    await Promise.all([...first, later]);
+    expect(started).toEqual(['first-1', 'first-2', 'later']);
+    expect(performance.now()).toBeGreaterThanOrEqual(now + 20);
+  });
+
   it('starts the calls whose time has come when asked, without waiting for their timer, and none before', async () => {
     const shares = new Shares(100, 100);
     const starts = new WaitingStarts(shares);

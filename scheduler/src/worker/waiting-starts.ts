@@ -18,8 +18,8 @@ export class WaitingStarts {
   /** The keys of the queues by team and by destination: those a call that ends may free a place for. */
   readonly #byTeam = new Map<string, Set<string>>();
   readonly #byOrigin = new Map<string, Set<string>>();
-  /** The waits of calls claimed ahead, by the time they are due. */
-  readonly #dueAt = new Map<number, { reached: Promise<void>; reach: () => void }>();
+  /** The waits of calls claimed ahead, by the time they are scheduled for; `at` when they are due. */
+  readonly #dueAt = new Map<number, { at: number; reached: Promise<void>; reach: () => void }>();
   /** No wait in {@link #dueAt} is due before this. */
   #earliest = Number.POSITIVE_INFINITY;
 
@@ -56,31 +56,38 @@ export class WaitingStarts {
   /**
    * As {@link place}, once `dueAt` (on `performance.now()`'s clock) has come. Claimed ahead of its
    * time, the call counts meanwhile with those waiting for a place, so that the next claims leave
-   * it room; its rate and its place are taken when it may start.
+   * it room; its rate and its place are taken when it may start. `scheduledAt` (epoch ms) groups
+   * the calls of one time, whatever claim took them.
    */
-  async placeWhenDue(holder: Holder, dueAt: number): Promise<boolean> {
+  async placeWhenDue(holder: Holder, dueAt: number, scheduledAt = dueAt): Promise<boolean> {
     if (dueAt > performance.now()) {
       this.shares.queue(holder);
-      await this.#at(dueAt);
+      await this.#at(scheduledAt, dueAt);
       this.shares.unqueue(holder);
     }
     return this.place(holder);
   }
 
   /**
-   * One wait per time: the calls due at the same time take their places in the order they came,
-   * as if claimed then. Each their own timer, rounded to milliseconds, could start them in any order.
+   * One wait per scheduled time: the calls of the same time take their places in the order they
+   * came, as if claimed together. Each their own timer, rounded to milliseconds, could start them in
+   * any order; and a later claim's reply, bounding the database's clock more tightly, gives the
+   * same time an earlier `dueAt`: its calls would start before those of the claims before it, which
+   * chose theirs in turns by team (`fairness.int.test.ts`, "calls per destination": 3 of 4 first
+   * calls from one team). The wait ends at the earliest `dueAt` given for its time.
    */
-  #at(dueAt: number): Promise<void> {
-    let waiting = this.#dueAt.get(dueAt);
+  #at(scheduledAt: number, dueAt: number): Promise<void> {
+    let waiting = this.#dueAt.get(scheduledAt);
+    if (waiting && dueAt >= waiting.at) return waiting.reached;
     if (!waiting) {
       let reach = () => {};
       const reached = new Promise<void>((resolve) => (reach = resolve));
-      waiting = { reached, reach };
-      this.#dueAt.set(dueAt, waiting);
-      this.#earliest = Math.min(this.#earliest, dueAt);
-      void until(dueAt).then(() => this.#reach(dueAt));
+      waiting = { at: dueAt, reached, reach };
+      this.#dueAt.set(scheduledAt, waiting);
     }
+    waiting.at = dueAt;
+    this.#earliest = Math.min(this.#earliest, dueAt);
+    void until(dueAt).then(() => this.#reach(scheduledAt, dueAt));
     return waiting.reached;
   }
 
@@ -92,17 +99,18 @@ export class WaitingStarts {
   startDue(now = performance.now()): void {
     if (now < this.#earliest) return;
     let earliest = Number.POSITIVE_INFINITY;
-    for (const dueAt of this.#dueAt.keys()) {
-      if (dueAt <= now) this.#reach(dueAt);
-      else earliest = Math.min(earliest, dueAt);
+    for (const [scheduledAt, waiting] of this.#dueAt) {
+      if (waiting.at <= now) this.#reach(scheduledAt, waiting.at);
+      else earliest = Math.min(earliest, waiting.at);
     }
     this.#earliest = earliest;
   }
 
-  #reach(dueAt: number): void {
-    const waiting = this.#dueAt.get(dueAt);
-    if (!waiting) return;
-    this.#dueAt.delete(dueAt);
+  /** Ends the wait for `scheduledAt` if `dueAt` is still its time: a later claim may have moved it sooner. */
+  #reach(scheduledAt: number, dueAt: number): void {
+    const waiting = this.#dueAt.get(scheduledAt);
+    if (waiting?.at !== dueAt) return;
+    this.#dueAt.delete(scheduledAt);
     waiting.reach();
   }
 
