@@ -91,7 +91,7 @@ async function transactions(db: pg.Client): Promise<number> {
 
 /** Each call's start (ms, the service's clock) less its scheduled time, for the events to `url`. */
 async function startLateness(db: pg.Client, url: string): Promise<number[]> {
-  const { rows } = await db.query<{ ms: number }>(
+  const { rows } = await db.query<{ ms: string }>(
     `select extract(epoch from executed_at - scheduled_at) * 1000 as ms from events where webhook_url = $1`,
     [url],
   );
