@@ -19,8 +19,8 @@ export class WaitingStarts {
   readonly #byTeam = new Map<string, Set<string>>();
   readonly #byOrigin = new Map<string, Set<string>>();
   /** The waits of calls claimed ahead, by the time they are scheduled for; `at` when they are due. */
-  readonly #dueAt = new Map<number, { at: number; reached: Promise<void>; reach: () => void }>();
-  /** No wait in {@link #dueAt} is due before this. */
+  readonly #waits = new Map<number, { at: number; reached: Promise<void>; reach: () => void }>();
+  /** No wait in {@link #waits} is due before this. */
   #earliest = Number.POSITIVE_INFINITY;
 
   constructor(private readonly shares: Shares) {}
@@ -77,13 +77,13 @@ export class WaitingStarts {
    * calls from one team). The wait ends at the earliest `dueAt` given for its time.
    */
   #at(scheduledAt: number, dueAt: number): Promise<void> {
-    let waiting = this.#dueAt.get(scheduledAt);
+    let waiting = this.#waits.get(scheduledAt);
     if (waiting && dueAt >= waiting.at) return waiting.reached;
     if (!waiting) {
       let reach = () => {};
       const reached = new Promise<void>((resolve) => (reach = resolve));
       waiting = { at: dueAt, reached, reach };
-      this.#dueAt.set(scheduledAt, waiting);
+      this.#waits.set(scheduledAt, waiting);
     }
     waiting.at = dueAt;
     this.#earliest = Math.min(this.#earliest, dueAt);
@@ -99,7 +99,7 @@ export class WaitingStarts {
   startDue(now = performance.now()): void {
     if (now < this.#earliest) return;
     let earliest = Number.POSITIVE_INFINITY;
-    for (const [scheduledAt, waiting] of this.#dueAt) {
+    for (const [scheduledAt, waiting] of this.#waits) {
       if (waiting.at <= now) this.#reach(scheduledAt, waiting.at);
       else earliest = Math.min(earliest, waiting.at);
     }
@@ -108,9 +108,9 @@ export class WaitingStarts {
 
   /** Ends the wait for `scheduledAt` if `dueAt` is still its time: a later claim may have moved it sooner. */
   #reach(scheduledAt: number, dueAt: number): void {
-    const waiting = this.#dueAt.get(scheduledAt);
+    const waiting = this.#waits.get(scheduledAt);
     if (waiting?.at !== dueAt) return;
-    this.#dueAt.delete(scheduledAt);
+    this.#waits.delete(scheduledAt);
     waiting.reach();
   }
 
