@@ -2,15 +2,17 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
-import { vi } from 'vitest';
+import { type MockInstance, vi } from 'vitest';
 import { createSender } from '../delivery/send.js';
 import { createDeliveryMetrics } from '../metrics.js';
+import type { ClaimedAttempt } from '../ports.js';
 import { Capacity } from '../worker/capacity.js';
 import { DeliveryWorker, type Liveness } from '../worker/delivery-worker.js';
 import { OutcomeWriter } from '../worker/outcome-writer.js';
 import { Shares } from '../worker/shares.js';
 import { Wakeup } from '../worker/wakeup.js';
 import type { MemoryEventStore, NewEvent } from './memory-event-store.js';
+import { type Receiver, startReceiver } from './receiver.js';
 
 export const SECRET = 'whsec_c2VtYW50aWNzLXNlY3JldA==';
 export const HOUR = 3_600_000;
@@ -82,4 +84,24 @@ export function dueEvent(receiverUrl: string, overrides: Partial<NewEvent> = {})
     payload: { hello: 'world' },
     ...overrides,
   };
+}
+
+/** A receiver that answers calls to `/held` only once released, and any other at once. */
+export async function holdingReceiver(): Promise<{ receiver: Receiver; release: () => void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const receiver = await startReceiver((request, response) => {
+    if (request.url === '/held') void released.then(() => response.end('late'));
+    else response.end('now');
+  });
+  return { receiver, release };
+}
+
+/** Every attempt the claims spied on returned. */
+export async function claimedBy(
+  claims: MockInstance<(...args: never[]) => Promise<ClaimedAttempt[]>>,
+): Promise<ClaimedAttempt[]> {
+  return (
+    await Promise.all(claims.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
+  ).flat();
 }

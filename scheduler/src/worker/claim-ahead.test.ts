@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClaimedAttempt } from '../ports.js';
 import { MemoryEventStore, type NewEvent } from '../testing/memory-event-store.js';
 import { type Receiver, startReceiver } from '../testing/receiver.js';
-import { HOUR, SECRET, deliverUntil, dueEvent, makeWorker } from '../testing/worker-kit.js';
+import {
+  HOUR,
+  SECRET,
+  claimedBy,
+  deliverUntil,
+  dueEvent,
+  holdingReceiver,
+  makeWorker,
+} from '../testing/worker-kit.js';
 import { Capacity } from './capacity.js';
 import { Wakeup } from './wakeup.js';
 
@@ -34,9 +42,7 @@ describe('DeliveryWorker claiming ahead', () => {
       expect(events.map((e) => store.get(e.id)?.status)).toEqual(events.map(() => 'success')),
     );
     await close();
-    const claimed = (
-      await Promise.all(claimDue.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
-    ).flat();
+    const claimed = await claimedBy(claimDue);
     expect(claimed.filter((attempt) => attempt.dueInMs > 0).length).toBeGreaterThan(0);
     for (const event of events) {
       expect(store.get(event.id)?.executedAt?.getTime()).toBeGreaterThanOrEqual(event.scheduledAt.getTime());
@@ -67,21 +73,14 @@ describe('DeliveryWorker claiming ahead', () => {
     stopping.abort();
     await backlogRunning;
     await close();
-    const claimed = (
-      await Promise.all(claimDue.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
-    ).flat();
+    const claimed = await claimedBy(claimDue);
     expect(claimed.filter((attempt) => attempt.dueInMs > 0).length).toBeGreaterThan(0);
   });
 
   it('claims a slot’s events ahead of their time while the process is full, and starts none before it', async () => {
     // bench/destinations `shares`: with the process full of another team's calls, the slot's claims
-    // took a punctual team's events only once they were due, and their calls started 20-50 ms late.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holding = await startReceiver((request, response) => {
-      if (request.url === '/held') void released.then(() => response.end('late'));
-      else response.end('now');
-    });
+    // took a punctual team’s events only once they were due, and their calls started tens of ms late.
+    const { receiver: holding, release } = await holdingReceiver();
     const held = due({ teamId: 'busy', webhookUrl: `${holding.url}/held` });
     const punctual = Array.from({ length: 3 }, (_, n) =>
       due({
@@ -106,9 +105,7 @@ describe('DeliveryWorker claiming ahead', () => {
     await delivering;
     await close();
     await holding.close();
-    const claimed = (
-      await Promise.all(claimBacklog.mock.results.map((result) => result.value as Promise<ClaimedAttempt[]>))
-    ).flat();
+    const claimed = await claimedBy(claimBacklog);
     const ahead = claimed.filter((attempt) => attempt.dueInMs > 0).map((attempt) => attempt.id);
     expect(ahead.length).toBeGreaterThan(0);
     expect(punctual.map((e) => e.id)).toEqual(expect.arrayContaining(ahead));

@@ -11,6 +11,7 @@ import {
   deliverFor,
   deliverUntil,
   dueEvent,
+  holdingReceiver,
   logger,
   makeWorker,
 } from '../testing/worker-kit.js';
@@ -96,12 +97,7 @@ describe('DeliveryWorker over the memory store', () => {
   it('leaves a tenth of the process’s places to what falls due now, however large the backlog', async () => {
     // bench/scale `catch-up`: a downtime's backlog took every place, and the seconds falling due
     // waited for its outcomes to be written.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const holding = await startReceiver((request, response) => {
-      if (request.url === '/held') void released.then(() => response.end('late'));
-      else response.end('now');
-    });
+    const { receiver: holding, release } = await holdingReceiver();
     const old = Array.from({ length: 30 }, () =>
       due({ scheduledAt: new Date(Date.now() - 60_000), webhookUrl: `${holding.url}/held` }),
     );
