@@ -42,8 +42,8 @@ export function latenessBucketSql(ms: string): string {
 /** The bounds of a bucket in milliseconds: [low, high), high Infinity for the last. */
 export function bucketBounds(bucket: number): { low: number; high: number } {
   if (bucket <= 0) return { low: 0, high: 1 };
-  const low = 2 ** ((bucket - 1) / BUCKETS_PER_DOUBLING);
-  return { low, high: bucket >= LAST_BUCKET ? Infinity : 2 ** (bucket / BUCKETS_PER_DOUBLING) };
+  const last = Math.min(bucket, LAST_BUCKET);
+  return { low: BUCKET_STARTS[last - 1] ?? Infinity, high: BUCKET_STARTS[last] ?? Infinity };
 }
 
 /** What a bucket reports: 0 under 1 ms, the geometric middle, the lower bound of the last. */
