@@ -52,11 +52,14 @@ function claimStatement(candidates: string): string {
         row_number() over (partition by c.team_id, c.destination order by c.scheduled_at < $12::timestamptz, c.scheduled_at)
           as pair_rank,
         coalesce(p.held, 0) as held,
-        case when u.team_id is null then coalesce(p.room, $10)
-             else least(coalesce(p.room, $10), $11 - coalesce(p.held, 0)) end as pair_room
+        -- A hashed subplan, built once: as a join of two CTEs, whose sizes the planner cannot know,
+        -- it became a nested loop (a slot claim of 500 among 2,000 candidates to 1,025 untried
+        -- pairs: 2 million comparisons, 230 ms; bench/README.md, 2026-11-29 morning).
+        case when (c.team_id, c.destination) in (select team_id, destination from untried)
+             then least(coalesce(p.room, $10), $11 - coalesce(p.held, 0))
+             else coalesce(p.room, $10) end as pair_room
       from claimable c
       left join pair_room p on p.team_id = c.team_id and p.origin = c.destination
-      left join untried u on u.team_id = c.team_id and u.destination = c.destination
     ), ranked as (
       select c.id, c.scheduled_at, c.due_while_down, c.team_rank,
         row_number() over (partition by c.destination
