@@ -18,9 +18,9 @@ export function lockCrons(cronIds: string): string {
 
 // A cron's failure streak and pause (docs/reference/behaviour.md#auto-pause), over the CTEs below.
 const STREAK = failureStreakSql({
-  previous: 'c.consecutive_failures',
-  lastSuccess: 's.last_success',
-  failuresSinceSuccess: 's.failures',
+  previous: 'g.previous',
+  lastSuccess: 'g.last_success',
+  failuresSinceSuccess: 'g.failures',
 });
 const PAUSES = pausesCronSql({
   isActive: 'l.is_active',
@@ -34,27 +34,45 @@ const PAUSES = pausesCronSql({
  * occurrences with `cron_id, final_status, scheduled_at, executed_at`; `locks` the CTE of
  * {@link lockCrons} that locked their crons. The last CTE, `counted`, has a row per cron counted:
  * `id, team_id, webhook_url, streak, paused`.
+ *
+ * Each step reads its CTEs once, in one pass or one grouping, never a CTE per row of another: the
+ * planner cannot know how many rows a CTE holds, guessed one, and joined them in nested loops (a
+ * batch of 498 occurrences of as many crons compared 250,000 pairs twice and took 250 ms;
+ * bench/README.md, 2026-11-29 morning).
  */
 export function cronHealthCtes(occurrences: string, locks: string): string {
   return `runs as (
-    select cron_id, max(scheduled_at) filter (where final_status = 'success') as last_success,
-           max(executed_at) as last_run_at,
-           (array_agg(final_status order by scheduled_at desc))[1] as last_status
-    from ${occurrences} group by cron_id
-  ), streaks as (
-    select r.*, (select count(*) from ${occurrences} o where o.cron_id = r.cron_id and o.final_status = 'failed'
-                   and (r.last_success is null or o.scheduled_at > r.last_success))::int as failures
-    from runs r
+    select cron_id, last_success, max(executed_at) as last_run_at,
+           (array_agg(final_status order by scheduled_at desc))[1] as last_status,
+           count(*) filter (where final_status = 'failed' and (last_success is null or scheduled_at > last_success))::int
+             as failures
+    from (select o.cron_id, o.final_status, o.scheduled_at, o.executed_at,
+                 max(o.scheduled_at) filter (where o.final_status = 'success') over (partition by o.cron_id)
+                   as last_success
+          from ${occurrences} o) o
+    group by cron_id, last_success
   ), locked as (
-    select c.id, c.is_active, c.pause_after_failures, ${STREAK} as streak
-    from ${locks} c join streaks s on s.cron_id = c.id
+    -- Each cron's row as locked beside its runs, grouped by cron rather than joined.
+    select g.id, g.is_active, g.pause_after_failures, g.last_status, g.last_run_at, ${STREAK} as streak
+    from (select id, bool_or(is_active) as is_active, max(pause_after_failures) as pause_after_failures,
+                 max(consecutive_failures) as previous, max(last_success) as last_success,
+                 max(failures) as failures, max(last_status) as last_status, max(last_run_at) as last_run_at
+          from (select c.id, c.is_active, c.pause_after_failures, c.consecutive_failures,
+                       null::timestamptz as last_success, null::int as failures, null::text as last_status,
+                       null::timestamptz as last_run_at
+                from ${locks} c
+                union all
+                select r.cron_id, null, null, null, r.last_success, r.failures, r.last_status, r.last_run_at
+                from runs r) lock_and_runs
+          group by id
+          having count(*) = 2) g
   ), counted as (
     update crons c
-    set consecutive_failures = l.streak, last_status = s.last_status,
-        last_run_at = greatest(c.last_run_at, s.last_run_at),
+    set consecutive_failures = l.streak, last_status = l.last_status,
+        last_run_at = greatest(c.last_run_at, l.last_run_at),
         is_active = c.is_active and not ${PAUSES},
         paused_reason = case when ${PAUSES} then 'failures' else c.paused_reason end
-    from locked l join streaks s on s.cron_id = l.id
+    from locked l
     where c.id = l.id
     returning c.id, c.team_id, c.webhook_url, l.streak,
               ${PAUSES} as paused

@@ -94,6 +94,35 @@ describe('recording the end of a cron occurrence', () => {
     expect(await cronRow(cron.id)).toMatchObject({ consecutive_failures: 1, last_status: 'failed' });
   });
 
+  it('counts each cron of a batch of several crons apart', async () => {
+    const team = await app.createTeam();
+    const em = () => app.orm.em.fork();
+    const [x, y, z] = [
+      await makeCron(em(), team.teamId, { pauseAfterFailures: 10 }),
+      await makeCron(em(), team.teamId, { pauseAfterFailures: 10 }),
+      await makeCron(em(), team.teamId, { pauseAfterFailures: 10 }),
+    ];
+    for (const [cron, streak] of [
+      [x, 3],
+      [y, 2],
+      [z, 1],
+    ] as const)
+      await app.sql('update crons set consecutive_failures = $2 where id = $1', [cron.id, streak]);
+    const at = (s: number) => new Date(Date.now() + 3_600_000 + s * 1000);
+    const occurrence = (cronId: string, s: number) => claimed(team, { cronId, scheduledAt: at(s) });
+    const ends = [
+      ending(await occurrence(x.id, 1), false),
+      ending(await occurrence(y.id, 1), true),
+      ending(await occurrence(z.id, 1), true),
+      ending(await occurrence(x.id, 2), false),
+      ending(await occurrence(y.id, 2), false),
+    ];
+    await record(ends.reverse());
+    expect(await cronRow(x.id)).toMatchObject({ consecutive_failures: 5, last_status: 'failed' });
+    expect(await cronRow(y.id)).toMatchObject({ consecutive_failures: 1, last_status: 'failed' });
+    expect(await cronRow(z.id)).toMatchObject({ consecutive_failures: 0, last_status: 'success' });
+  });
+
   it('pauses once when the streak reaches pause_after_failures, dropping its pending events', async () => {
     const team = await app.createTeam();
     await setAlertUrl(app.orm.em.fork(), team.teamId, 'https://ops.example.com/alerts', new Date());
