@@ -66,7 +66,9 @@ const SLOT_LOOKAHEAD = 4;
  * time order. Teams at their share, destinations at theirs and teams holding all their places at a
  * destination (the claim's CTEs `team_room`, `destination_room`, `pair_room`; their refills, leased
  * ahead, are the backlog claim's) are skipped in the index scan: one team's backlog to an origin
- * cannot fill the look-ahead and hide the other teams' events due in the same slot.
+ * cannot fill the look-ahead and hide the other teams' events due in the same slot. Each skip is a
+ * hashed subplan (`not in`; no column is null), built once: as `not exists` over a CTE, each row read
+ * scanned the CTE again (2,000 rows, each against every pair with calls in flight).
  */
 export const SLOT_CANDIDATES = `candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
@@ -74,9 +76,8 @@ export const SLOT_CANDIDATES = `candidates as (
     where lease_token is null and parked_until is null and scheduled_at >= $13 and scheduled_at < $14
       and scheduled_at <= ${DATABASE_NOW} + $15 * interval '1 millisecond'
       and team_id not in (select team_id from team_room where room = 0)
-      and not exists (select 1 from destination_room d where d.origin = q.destination and d.room = 0)
-      and not exists (select 1 from pair_room p
-                      where p.team_id = q.team_id and p.origin = q.destination and p.free = 0)
+      and destination not in (select origin from destination_room where room = 0)
+      and (team_id, destination) not in (select team_id, origin from pair_room where free = 0)
     order by scheduled_at
     limit $1 * ${SLOT_LOOKAHEAD}
   )`;
