@@ -11,6 +11,8 @@ export interface BenchService {
   db: pg.Client;
   teamId: string;
   service: Running;
+  /** The service's data directory (its embedded PostgreSQL's under it). */
+  dataDir: string;
   /** Another client of the service's database. */
   connect(): Promise<pg.Client>;
   /** A call to the API as the first team: `path` below /api/v1. */
@@ -44,6 +46,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     db,
     teamId: await firstTeamId(db),
     service,
+    dataDir: data.dir,
     connect: () => connectDb(data.dir),
     api,
     async stop() {
