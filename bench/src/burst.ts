@@ -9,14 +9,12 @@
 // service's records), CPU per delivery of the service and of PostgreSQL, and every call once.
 // Usage: npm run burst -w bench   (BURST_KINDS=events,crons BURST_SIZE=10000 BURST_TEAMS=100
 // BURST_ORIGINS=100 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another build)
-import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Timers, newEventId, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
 import { type BenchService, startBenchService } from './destinations/bench-service.ts';
-import { saveReport, spread, waitFor } from './processes.ts';
+import { portReceiverStats, saveReport, spread, startPortReceivers, waitFor } from './processes.ts';
+import { skewedTeam } from './scale/workload.ts';
 import { addTeam } from './seed.ts';
 
 const SIZE = Number(process.env.BURST_SIZE ?? 10_000);
@@ -26,32 +24,8 @@ const KINDS = (process.env.BURST_KINDS ?? 'events,crons').split(',');
 const PORT_BASE = 31_000;
 const EVENTS_LEAD_MS = 8000;
 const CRONS_LEAD_MS = 25_000;
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** Half of the work to the first team, the rest mostly to the next few (bench/scale's skew). */
-function skewedTeam(): number {
-  if (TEAMS === 1 || Math.random() < 0.5) return 0;
-  return 1 + Math.floor((TEAMS - 1) * Math.random() ** 2);
-}
 
 const urlOf = (n: number, kind: string) => `http://127.0.0.1:${PORT_BASE + (n % ORIGINS)}/${kind}/${n}`;
-
-async function startReceivers(): Promise<ChildProcess> {
-  const receivers = spawn(
-    process.execPath,
-    [path.join(here, 'scale/receivers.ts'), String(PORT_BASE), String(ORIGINS), '0'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  receivers.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(() => (output.includes('listening') ? true : undefined), 'the receivers');
-  return receivers;
-}
-
-async function receivedUnique(): Promise<{ requests: number; unique: number; duplicates: number }> {
-  const response = await fetch(`http://127.0.0.1:${PORT_BASE}/stats`);
-  return (await response.json()) as { requests: number; unique: number; duplicates: number };
-}
 
 async function teamsOf(bench: BenchService): Promise<string[]> {
   const teams = [bench.teamId];
@@ -63,7 +37,7 @@ async function teamsOf(bench: BenchService): Promise<string[]> {
 async function addEvents(bench: BenchService, teams: string[]): Promise<Date> {
   const at = new Date(Date.now() + EVENTS_LEAD_MS);
   const rows = Array.from({ length: SIZE }, (_, n) => ({
-    team: teams[skewedTeam()]!,
+    team: teams[skewedTeam(TEAMS)]!,
     url: urlOf(n, 'event'),
   }));
   await bench.db.query(
@@ -86,7 +60,7 @@ async function addEvents(bench: BenchService, teams: string[]): Promise<Date> {
 /** SIZE minute crons; returns the first minute they all fire at, once the service has materialized it. */
 async function addCrons(bench: BenchService, teams: string[]): Promise<Date> {
   const rows = Array.from({ length: SIZE }, (_, n) => ({
-    team: teams[skewedTeam()]!,
+    team: teams[skewedTeam(TEAMS)]!,
     url: urlOf(n, 'cron'),
   }));
   await bench.db.query(
@@ -121,9 +95,9 @@ async function round(kind: string) {
     const postgres = await postmasterPid(bench.dataDir);
     const service = bench.service.child.pid ?? 0;
     const cpuBefore = { service: await treeCpuMs(service), postgres: await treeCpuMs(postgres) };
-    const receivedBefore = (await receivedUnique()).unique;
+    const receivedBefore = (await portReceiverStats(PORT_BASE)).unique;
     await waitFor(
-      async () => ((await receivedUnique()).unique - receivedBefore >= SIZE ? true : undefined),
+      async () => ((await portReceiverStats(PORT_BASE)).unique - receivedBefore >= SIZE ? true : undefined),
       'the calls',
       600_000,
     );
@@ -156,7 +130,7 @@ async function round(kind: string) {
   }
 }
 
-const receivers = await startReceivers();
+const receivers = await startPortReceivers(PORT_BASE, ORIGINS);
 try {
   const loadBefore = os.loadavg();
   const rounds = [];
@@ -166,7 +140,7 @@ try {
     console.log(JSON.stringify(result));
     rounds.push(result);
   }
-  const received = await receivedUnique();
+  const { perSecond: _, ...received } = await portReceiverStats(PORT_BASE);
   const suffix = process.env.BURST_RESULT ? `-${process.env.BURST_RESULT}` : '';
   const report = {
     date: new Date().toISOString(),
@@ -179,5 +153,5 @@ try {
   };
   await saveReport(`burst${suffix}`, report);
 } finally {
-  receivers.kill();
+  await receivers.stop();
 }

@@ -113,6 +113,31 @@ export function startReceiver(delayMs = 0): Promise<Running & { url: string }> {
   return startListener('receiver.ts', ['0', String(delayMs)]);
 }
 
+/**
+ * The receivers of bench/scale and bench/burst: one process listening on `count` ports from `base`
+ * of 127.0.0.1, each port its own origin, answering after `delayMs` (`scale/receivers.ts`).
+ */
+export function startPortReceivers(base: number, count: number, delayMs = 0): Promise<Running> {
+  const receivers = start(
+    process.execPath,
+    [path.join(root, 'bench/src/scale/receivers.ts'), String(base), String(count), String(delayMs)],
+    {},
+  );
+  return waitFor(() => (receivers.output().includes('listening') ? receivers : undefined), 'the receivers');
+}
+
+/** What the port receivers under `port` (any of their ports) counted. */
+export async function portReceiverStats(port: number) {
+  const response = await fetch(`http://127.0.0.1:${port}/stats`);
+  return (await response.json()) as {
+    requests: number;
+    unique: number;
+    duplicates: number;
+    maxInFlight: number;
+    perSecond: Record<string, number>;
+  };
+}
+
 /** Percentile of a sorted array (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

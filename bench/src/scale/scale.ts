@@ -2,12 +2,14 @@
 // Usage: npm run scale -w bench   (SCALE=1 is 10M events and 20,000 crons; SCALE=0.02 for a quick look)
 // SCALE_SCENARIO: steady (default) | slow (slow receivers) | catch-up | split (2 schedulers + 1 API)
 // The template is seeded once under bench/.scale (see cluster.ts) and cloned for every run.
-import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Running, saveReport, waitFor } from '../processes.ts';
+import {
+  portReceiverStats as receiverStats,
+  saveReport,
+  startPortReceivers as startReceivers,
+  waitFor,
+} from '../processes.ts';
 import { TOLERANCE_S, catchUpOutcomes, stopTheScheduler, windowWaiting } from './catch-up.ts';
 import { CLUSTER_SETTINGS, clusterLog, databaseUrl, startCluster } from './cluster.ts';
 import { openLoop } from './load.ts';
@@ -52,46 +54,8 @@ const API_RATE = Number(process.env.SCALE_API_RATE ?? (SLOW || CATCH_UP ? 0 : 30
 const DUE_RATE = Number(process.env.SCALE_DUE_RATE ?? (SLOW || CATCH_UP ? 100 : 300));
 const PENDING = Math.round(2_000_000 * SCALE);
 const PORT = Number(process.env.BENCH_PORT ?? 3490);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const log = (message: string) =>
   console.error(`[scale ${new Date().toISOString().slice(11, 19)}] ${message}`);
-
-function startReceivers(base: number, count: number, delayMs: number): Promise<Running> {
-  const child = spawn(
-    process.execPath,
-    [path.join(root, 'bench/src/scale/receivers.ts'), String(base), String(count), String(delayMs)],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const running: Running = {
-    child,
-    output: () => output,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) {
-          resolve();
-          return;
-        }
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-  return waitFor(() => (output.includes('listening') ? running : undefined), 'the receivers');
-}
-
-async function receiverStats(port: number) {
-  const response = await fetch(`http://127.0.0.1:${port}/stats`);
-  return (await response.json()) as {
-    requests: number;
-    unique: number;
-    duplicates: number;
-    maxInFlight: number;
-    perSecond: Record<string, number>;
-  };
-}
 
 const withoutSeconds = ({ perSecond: _, ...stats }: Awaited<ReturnType<typeof receiverStats>>) => stats;
 

@@ -19,10 +19,13 @@ const PAYLOAD = {
   },
 };
 
-/** Half of everything belongs to team 0; the rest mostly to the first few teams (as in the seed). */
-export function skewedTeam(random = Math.random): number {
-  if (random() < 0.5) return 0;
-  return 1 + Math.floor(99 * random() ** 2);
+/**
+ * Half of everything belongs to team 0; the rest mostly to the first few of `teams` (as in the
+ * seed, whose 100 teams are the default).
+ */
+export function skewedTeam(teams = 100, random = Math.random): number {
+  if (teams === 1 || random() < 0.5) return 0;
+  return 1 + Math.floor((teams - 1) * random() ** 2);
 }
 
 export const receiverUrl = (n: number, path: string) =>
