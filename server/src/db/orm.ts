@@ -25,8 +25,8 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
     },
     // Every connection opened stays open: one closed after a quiet spell is opened again cold by the
     // next burst, and a new backend plans each statement and compiles each trigger anew (a first
-    // create ~30 ms against ~1.5). After 45 s idle the first 200 requests' p99 was 240–300 ms
-    // with idle connections closed, 99–152 ms kept (bench/README.md, bench/after-idle).
+    // create ~30 ms against ~1.5). After 45 s idle the first 200 requests' p99 was 252–315 ms
+    // with idle connections closed, 64–87 ms kept (bench/README.md, bench/after-idle).
     pool: { min: poolSize, max: poolSize },
     extensions: [Migrator],
     migrations: {

@@ -72,7 +72,7 @@ function summaryOf(group: Group) {
  * The last call and the hourly counts of each destination, written whatever its health (one
  * statement, no transaction): the destination's row made or updated, the counts appended. Returns
  * the rows whose health the calls may change. Prepared: planned anew with each outcome batch, its
- * planning took as long as its run (0.24 ms each; bench/README.md, 2026-11-29 08:45).
+ * planning took as long as its run (0.16–0.24 ms each; bench/README.md, 2026-11-29 08:45).
  */
 async function noteCalls(em: EntityManager, groups: Group[]): Promise<DestinationRow[]> {
   return preparedQuery<DestinationRow>(
