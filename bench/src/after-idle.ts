@@ -8,7 +8,7 @@
 // measures another build)
 import os from 'node:os';
 import { startBenchService } from './destinations/bench-service.ts';
-import { saveReport, spread } from './processes.ts';
+import { percentile, saveReport, spread } from './processes.ts';
 
 const IDLE_S = Number(process.env.AFTER_IDLE_S ?? 45);
 const ROUNDS = Number(process.env.AFTER_IDLE_ROUNDS ?? 3);
@@ -54,7 +54,10 @@ async function connections(): Promise<number> {
 }
 
 const median = (values: number[]) =>
-  [...values].sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)] ?? NaN;
+  percentile(
+    [...values].sort((x, y) => x - y),
+    50,
+  );
 
 try {
   await burst(2000);
