@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createClient, verifyWebhook, type WebhookSchedulerClient } from '@webhook-scheduler/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getSigningSecrets, rotateSigningSecret } from '../src/teams/teams.service.js';
+import { dueSoon } from './due-soon.js';
 import { type TestApp, type TestTeam, startTestApp } from './harness.js';
 import { type Receiver, eventually, startReceiver } from './receiver.js';
 
@@ -23,8 +24,6 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const soon = () => new Date(Date.now() + 400).toISOString();
-
 /** Standard Webhooks, written here independently of the service and of the SDK. */
 function signatureMatches(
   secret: string,
@@ -44,11 +43,9 @@ function signatureMatches(
 describe('delivery through the SDK', () => {
   it('waits for an event to be delivered and reads its recorded outcome', async () => {
     receiver.reply('/sdk', { status: 202, body: 'accepted' });
-    const created = await client.events.create({
-      webhook_url: `${receiver.url}/sdk`,
-      scheduled_at: soon(),
-      payload: { order: 7 },
-    });
+    const created = await dueSoon((at) =>
+      client.events.create({ webhook_url: `${receiver.url}/sdk`, scheduled_at: at, payload: { order: 7 } }),
+    );
     const delivered = await eventually(
       () => client.events.get(created.id),
       (event) => event.status === 'success',
@@ -66,11 +63,9 @@ describe('delivery through the SDK', () => {
 
   it('signs each call so that the SDK’s verifyWebhook and an independent check both accept it', async () => {
     const { current } = await getSigningSecrets(app.orm.em.fork(), team.teamId, new Date());
-    const created = await client.events.create({
-      webhook_url: `${receiver.url}/signed`,
-      scheduled_at: soon(),
-      payload: { a: 1 },
-    });
+    const created = await dueSoon((at) =>
+      client.events.create({ webhook_url: `${receiver.url}/signed`, scheduled_at: at, payload: { a: 1 } }),
+    );
     const [call] = await receiver.waitFor(1, (request) => request.path === '/signed');
     const headers = call!.headers as Record<string, string>;
     expect(headers['webhook-id']).toBe(created.id);
@@ -92,7 +87,7 @@ describe('delivery through the SDK', () => {
 
   it('signs with both secrets during a rotation', async () => {
     const rotated = await rotateSigningSecret(app.orm.em.fork(), team.teamId, new Date());
-    await client.events.create({ webhook_url: `${receiver.url}/rotated`, scheduled_at: soon() });
+    await dueSoon((at) => client.events.create({ webhook_url: `${receiver.url}/rotated`, scheduled_at: at }));
     const [call] = await receiver.waitFor(1, (request) => request.path === '/rotated');
     const headers = call!.headers as Record<string, string>;
     const signatures = headers['webhook-signature']!.split(' ');

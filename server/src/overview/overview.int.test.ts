@@ -1,6 +1,7 @@
 import type { UpcomingOverview } from '@webhook-scheduler/contract';
 import { createClient } from '@webhook-scheduler/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueSoon } from '../../test/due-soon.js';
 import { expectError } from '../../test/expect.js';
 import { type TestApp, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
@@ -37,14 +38,16 @@ describe('the deliveries overview', () => {
     const { key } = await createApiKey(app.orm.em.fork(), user.teamId, { name: 'overview' }, new Date());
     const client = createClient({ baseUrl: app.url, apiKey: key });
     for (let i = 0; i < 3; i += 1)
-      await client.events.create({ webhook_url: `${receiver.url}/ok`, scheduled_at: soon(500) });
+      await dueSoon((at) => client.events.create({ webhook_url: `${receiver.url}/ok`, scheduled_at: at }));
     // Two failed calls that planned a retry, then one that ended the delivery; and one with no retry.
-    await client.events.create({
-      webhook_url: `${receiver.url}/down`,
-      scheduled_at: soon(500),
-      retry_config: { maxRetries: 2, backoffMs: 100, backoffType: 'linear' },
-    });
-    await client.events.create({ webhook_url: `${receiver.url}/down`, scheduled_at: soon(500) });
+    await dueSoon((at) =>
+      client.events.create({
+        webhook_url: `${receiver.url}/down`,
+        scheduled_at: at,
+        retry_config: { maxRetries: 2, backoffMs: 100, backoffType: 'linear' },
+      }),
+    );
+    await dueSoon((at) => client.events.create({ webhook_url: `${receiver.url}/down`, scheduled_at: at }));
 
     const expected = { succeeded: 3, retrying: 2, failed: 2 };
     const response = await eventually(

@@ -2,6 +2,7 @@ import type { WebhookSchedulerClient } from '@webhook-scheduler/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtDashboardDir } from '../../src/dashboard/spa.router.js';
+import { dueSoon } from '../due-soon.js';
 import { type TestApp, startTestApp } from '../harness.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import { hasChromium } from './chromium.js';
@@ -21,7 +22,6 @@ let origin: string;
 const settled = { timeout: 20_000, interval: 200 };
 // Nothing listens on port 1: every call to it fails at once, and three in a row open its circuit.
 const DEAD = 'http://127.0.0.1:1';
-const soon = () => new Date(Date.now() + 300).toISOString();
 const detailPath = (of: string) => `/t/${teamId}/destinations/${encodeURIComponent(of)}`;
 
 const shoot = (name: string) => shootForDocs(page, name);
@@ -63,12 +63,12 @@ describe.skipIf(!hasChromium)('the Destinations page in Chromium', () => {
     const made = [
       ...(await Promise.all(
         ['/orders/1', '/orders/2', '/down'].map((at) =>
-          client.events.create({ webhook_url: `${receiver.url}${at}`, scheduled_at: soon() }),
+          dueSoon((due) => client.events.create({ webhook_url: `${receiver.url}${at}`, scheduled_at: due })),
         ),
       )),
       ...(await Promise.all(
         [1, 2, 3].map((n) =>
-          client.events.create({ webhook_url: `${DEAD}/hook/${n}`, scheduled_at: soon() }),
+          dueSoon((due) => client.events.create({ webhook_url: `${DEAD}/hook/${n}`, scheduled_at: due })),
         ),
       )),
     ];

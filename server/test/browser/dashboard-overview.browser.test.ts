@@ -2,6 +2,7 @@ import { type WebhookSchedulerClient, createClient } from '@webhook-scheduler/sd
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtDashboardDir } from '../../src/dashboard/spa.router.js';
+import { dueSoon } from '../due-soon.js';
 import { type TestApp, startTestApp } from '../harness.js';
 import { type Receiver, startReceiver } from '../receiver.js';
 import { hasChromium, launchBrowser } from './chromium.js';
@@ -22,7 +23,6 @@ let cronId: string;
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
-const soon = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 describe.skipIf(!hasChromium)('issue 24 in Chromium', () => {
   beforeAll(async () => {
@@ -37,9 +37,13 @@ describe.skipIf(!hasChromium)('issue 24 in Chromium', () => {
     teamId = teamOfPage(page);
     client = createClient({ baseUrl: app.url, apiKey: await keyOf(app, teamId) });
     for (let i = 0; i < 3; i += 1) {
-      await client.events.create({ webhook_url: `${receiver.url}/orders/${i}`, scheduled_at: soon(600) });
+      await dueSoon((at) =>
+        client.events.create({ webhook_url: `${receiver.url}/orders/${i}`, scheduled_at: at }),
+      );
     }
-    failed = await client.events.create({ webhook_url: `${receiver.url}/down`, scheduled_at: soon(600) });
+    failed = await dueSoon((at) =>
+      client.events.create({ webhook_url: `${receiver.url}/down`, scheduled_at: at }),
+    );
     cronId = (
       await client.crons.create({ webhook_url: `${receiver.url}/tick`, cron_expression: '*/5 * * * * *' })
     ).id;
