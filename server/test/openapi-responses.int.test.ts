@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueSoon } from './due-soon.js';
 import { cronBody, eventBody } from './factories.js';
 import {
   type ApiResponse,
@@ -59,6 +60,14 @@ const CRON = '/api/v1/crons/{id}';
 const DESTINATIONS = '/api/v1/destinations';
 const DESTINATION = '/api/v1/destinations/{origin}';
 
+/** An event created through `call` with `scheduled_at` soon (see dueSoon). */
+const createdSoon = (body: Record<string, unknown>) =>
+  dueSoon(async (at) => {
+    const response = await call('POST', EVENTS, { body: { ...body, scheduled_at: at } });
+    expect(response.status, response.text).toBe(201);
+    return response;
+  }, 300);
+
 async function settled(id: string) {
   return eventually(
     async () => (await call('GET', EVENT, { id })).body.data as { status: string },
@@ -89,25 +98,18 @@ async function expectCommonRefusals(collection: string, item: string, validBody:
 
 describe('responses of the running service against docs/openapi.json', () => {
   it('match the document for events in every state: pending, succeeded, failed, retried', async () => {
-    const soon = () => new Date(Date.now() + 300).toISOString();
     const full = {
-      scheduled_at: soon(),
       method: 'PUT' as const,
       headers: { 'x-trace': 'abc' },
       payload: { nested: [1, 'two', null, { three: true }] },
     };
-    const ok = await call('POST', EVENTS, { body: { ...full, webhook_url: `${receiver.url}/ok` } });
-    const failing = await call('POST', EVENTS, {
-      body: {
-        webhook_url: `${receiver.url}/fails`,
-        scheduled_at: soon(),
-        retry_config: { maxRetries: 1, backoffMs: 100, backoffType: 'linear' },
-      },
+    const ok = await createdSoon({ ...full, webhook_url: `${receiver.url}/ok` });
+    const failing = await createdSoon({
+      webhook_url: `${receiver.url}/fails`,
+      retry_config: { maxRetries: 1, backoffMs: 100, backoffType: 'linear' },
     });
     // Nothing listens on port 9 of 127.0.0.1: no response at all, only response_error.
-    const unreachable = await call('POST', EVENTS, {
-      body: { webhook_url: 'http://127.0.0.1:9/', scheduled_at: soon(), payload: 'text' },
-    });
+    const unreachable = await createdSoon({ webhook_url: 'http://127.0.0.1:9/', payload: 'text' });
     expect(ok.status).toBe(201);
     for (const created of [ok, failing, unreachable]) await settled(created.body.data.id);
     await eventually(
@@ -259,9 +261,7 @@ describe('responses of the running service against docs/openapi.json', () => {
     }
 
     const REPLAY = `${EVENT}/replay`;
-    const done = await call('POST', EVENTS, {
-      body: { webhook_url: `${receiver.url}/ok`, scheduled_at: new Date(Date.now() + 300).toISOString() },
-    });
+    const done = await createdSoon({ webhook_url: `${receiver.url}/ok` });
     await settled(done.body.data.id);
     expect((await call('POST', REPLAY, { id: done.body.data.id })).status).toBe(201);
     const pending = await call('POST', EVENTS, { body: eventBody() });

@@ -1,11 +1,13 @@
 import type { Event } from '@webhook-scheduler/contract';
-import { expect } from 'vitest';
+import { dueSoon } from './due-soon.js';
 import type { TestApp, TestTeam } from './harness.js';
 import { eventually } from './receiver.js';
 
 /** A team's events through the API, as the delivery tests create and read them. */
 export interface TeamEvents {
   schedule(body: Record<string, unknown>): Promise<Event>;
+  /** `schedule` with `scheduled_at` about `ms` ahead, moved further on a machine too loaded to answer in time. */
+  scheduleSoon(body: Record<string, unknown>, ms?: number): Promise<Event>;
   read(id: string): Promise<Event>;
   /** The event once it ended `success` or `failed`. */
   settled(id: string, timeoutMs?: number): Promise<Event>;
@@ -18,12 +20,15 @@ export function teamEvents(app: TestApp, team: TestTeam): TeamEvents {
     const response = await app.request('GET', `/api/v1/events/${id}`, { key: team.key });
     return response.body.data;
   };
+  const schedule = async (body: Record<string, unknown>): Promise<Event> => {
+    const response = await app.request('POST', '/api/v1/events', { key: team.key, body });
+    if (response.status !== 201)
+      throw new Error(`POST /api/v1/events answered ${response.status}: ${JSON.stringify(response.body)}`);
+    return response.body.data;
+  };
   return {
-    async schedule(body) {
-      const response = await app.request('POST', '/api/v1/events', { key: team.key, body });
-      expect(response.status).toBe(201);
-      return response.body.data;
-    },
+    schedule,
+    scheduleSoon: (body, ms) => dueSoon((at) => schedule({ ...body, scheduled_at: at }), ms),
     read,
     settled: (id, timeoutMs = 10_000) =>
       eventually(

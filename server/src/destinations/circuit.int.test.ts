@@ -1,5 +1,6 @@
 import { verifyWebhook } from '@webhook-scheduler/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueSoon } from '../../test/due-soon.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { expectAlertMessage } from '../../test/alert-messages.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
@@ -32,17 +33,20 @@ const destination = () =>
   app.request('GET', `/api/v1/destinations/${encodeURIComponent(down.url)}`, { key: team.key });
 
 async function schedule(count: number): Promise<string[]> {
-  const created = await app.request('POST', '/api/v1/events/batch', {
-    key: team.key,
-    body: {
-      events: Array.from({ length: count }, () => ({
-        webhook_url: `${down.url}/hook`,
-        scheduled_at: new Date(Date.now() + 300).toISOString(),
-        retry_config: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
-      })),
-    },
-  });
-  expect(created.status).toBe(201);
+  const created = await dueSoon(async (at) => {
+    const response = await app.request('POST', '/api/v1/events/batch', {
+      key: team.key,
+      body: {
+        events: Array.from({ length: count }, () => ({
+          webhook_url: `${down.url}/hook`,
+          scheduled_at: at,
+          retry_config: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
+        })),
+      },
+    });
+    expect(response.status, response.text).toBe(201);
+    return response;
+  }, 300);
   return created.body.data.map((event: { id: string }) => event.id);
 }
 

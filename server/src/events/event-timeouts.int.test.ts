@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueSoon } from '../../test/due-soon.js';
 import { bodies, expectBody, expectValidationError } from '../../test/expect.js';
 import { cronBody, eventBody, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
@@ -23,7 +24,6 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) => app.request('POST', path, { key: team.key, body });
-const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 async function settled(id: string) {
   const read = async () =>
@@ -34,16 +34,14 @@ async function settled(id: string) {
 describe('timeout_ms on delivery', () => {
   it('fails an attempt at the event’s timeout_ms while an event without one waits for the service’s', async () => {
     const url = `${receiver.url}/slow`;
-    const short = expectBody(
-      await post('/api/v1/events', { webhook_url: url, scheduled_at: inMs(500), timeout_ms: 1000 }),
-      201,
-      bodies.event,
-    ).data;
-    const long = expectBody(
-      await post('/api/v1/events', { webhook_url: url, scheduled_at: inMs(500) }),
-      201,
-      bodies.event,
-    ).data;
+    const created = (body: Record<string, unknown>) =>
+      dueSoon(
+        async (at) =>
+          expectBody(await post('/api/v1/events', { ...body, scheduled_at: at }), 201, bodies.event).data,
+        500,
+      );
+    const short = await created({ webhook_url: url, timeout_ms: 1000 });
+    const long = await created({ webhook_url: url });
     const [timedOut, answered] = await Promise.all([settled(short.id), settled(long.id)]);
     expect(timedOut).toMatchObject({
       status: 'failed',

@@ -13,13 +13,15 @@ describe('delivery', () => {
     'sends a %s at its scheduled time with the event’s headers and payload',
     async (method) => {
       const path = `/methods/${method}`;
-      const event = await t.api.schedule({
-        webhook_url: t.receiver.url + path,
-        scheduled_at: inMs(700),
-        method,
-        headers: { 'x-custom': 'yes' },
-        payload: { hello: method },
-      });
+      const event = await t.api.scheduleSoon(
+        {
+          webhook_url: t.receiver.url + path,
+          method,
+          headers: { 'x-custom': 'yes' },
+          payload: { hello: method },
+        },
+        700,
+      );
       const [request] = await t.receiver.waitFor(1, (r) => r.path === path);
       expect(request?.method).toBe(method);
       expect(request?.headers['x-custom']).toBe('yes');
@@ -34,7 +36,7 @@ describe('delivery', () => {
 
   it('records the call’s outcome on the event', async () => {
     t.receiver.reply('/outcome', { status: 201, headers: { 'x-answer': '42' }, body: 'created' });
-    const event = await t.api.schedule({ webhook_url: `${t.receiver.url}/outcome`, scheduled_at: inMs(500) });
+    const event = await t.api.scheduleSoon({ webhook_url: `${t.receiver.url}/outcome` }, 500);
     const done = await t.api.settled(event.id);
     expect(done).toMatchObject({
       status: 'success',
@@ -55,10 +57,12 @@ describe('delivery', () => {
     [503, 'a server error'],
   ])('fails with the status recorded on %i (%s)', async (status) => {
     t.receiver.reply(`/status/${status}`, { status, headers: { location: `${t.receiver.url}/redirected` } });
-    const event = await t.api.schedule({
-      webhook_url: `${t.receiver.url}/status/${status}`,
-      scheduled_at: inMs(300),
-    });
+    const event = await t.api.scheduleSoon(
+      {
+        webhook_url: `${t.receiver.url}/status/${status}`,
+      },
+      300,
+    );
     const done = await t.api.settled(event.id);
     expect(done.status).toBe('failed');
     expect(done.response_status).toBe(status);
@@ -72,7 +76,7 @@ describe('delivery', () => {
   ])('stores at most 1024 bytes of valid UTF-8 of a body with %s', async (_name, body) => {
     const path = `/nul/${body.length}`;
     t.receiver.reply(path, { body });
-    const event = await t.api.schedule({ webhook_url: t.receiver.url + path, scheduled_at: inMs(500) });
+    const event = await t.api.scheduleSoon({ webhook_url: t.receiver.url + path }, 500);
     const done = await t.api.settled(event.id);
     expect(done.status).toBe('success');
     expect(done.response_body).not.toContain('\0');
@@ -85,10 +89,12 @@ describe('delivery', () => {
   });
 
   it('fails without a status when the connection is refused', async () => {
-    const event = await t.api.schedule({
-      webhook_url: 'http://127.0.0.1:9/closed',
-      scheduled_at: inMs(300),
-    });
+    const event = await t.api.scheduleSoon(
+      {
+        webhook_url: 'http://127.0.0.1:9/closed',
+      },
+      300,
+    );
     const done = await t.api.settled(event.id);
     expect(done).toMatchObject({ status: 'failed', response_status: null });
     expect(done.response_error).toEqual(expect.any(String));
@@ -96,7 +102,7 @@ describe('delivery', () => {
 
   it('fails when the receiver answers after the timeout', async () => {
     t.receiver.reply('/slow', { delayMs: 3000 });
-    const event = await t.api.schedule({ webhook_url: `${t.receiver.url}/slow`, scheduled_at: inMs(300) });
+    const event = await t.api.scheduleSoon({ webhook_url: `${t.receiver.url}/slow` }, 300);
     const done = await t.api.settled(event.id);
     expect(done).toMatchObject({ status: 'failed', response_status: null });
     expect(done.response_duration).toBeLessThan(2500);
@@ -106,11 +112,13 @@ describe('delivery', () => {
 describe('retries', () => {
   it('retries with linear backoff and ends the original failed after the last retry', async () => {
     t.receiver.reply('/linear', { status: 500 });
-    const event = await t.api.schedule({
-      webhook_url: `${t.receiver.url}/linear`,
-      scheduled_at: inMs(300),
-      retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
-    });
+    const event = await t.api.scheduleSoon(
+      {
+        webhook_url: `${t.receiver.url}/linear`,
+        retry_config: { maxRetries: 2, backoffMs: 300, backoffType: 'linear' },
+      },
+      300,
+    );
     const calls = await t.receiver.waitFor(3, (r) => r.path === '/linear');
     const gaps = [calls[1]!.at - calls[0]!.at, calls[2]!.at - calls[1]!.at];
     expect(gaps[0]).toBeGreaterThanOrEqual(300);
@@ -135,11 +143,13 @@ describe('retries', () => {
 
   it('retries with exponential backoff', async () => {
     t.receiver.reply('/exponential', { status: 500 });
-    await t.api.schedule({
-      webhook_url: `${t.receiver.url}/exponential`,
-      scheduled_at: inMs(300),
-      retry_config: { maxRetries: 3, backoffMs: 150 },
-    });
+    await t.api.scheduleSoon(
+      {
+        webhook_url: `${t.receiver.url}/exponential`,
+        retry_config: { maxRetries: 3, backoffMs: 150 },
+      },
+      300,
+    );
     const calls = await t.receiver.waitFor(4, (r) => r.path === '/exponential');
     const gaps = calls.slice(1).map((call, i) => call.at - calls[i]!.at);
     [150, 300, 600].forEach((expected, i) => {
@@ -150,11 +160,13 @@ describe('retries', () => {
 
   it('ends the original successful when a retry succeeds', async () => {
     t.receiver.reply('/flaky', (_request, count) => ({ status: count < 2 ? 503 : 200 }));
-    const event = await t.api.schedule({
-      webhook_url: `${t.receiver.url}/flaky`,
-      scheduled_at: inMs(300),
-      retry_config: { maxRetries: 5, backoffMs: 100, backoffType: 'linear' },
-    });
+    const event = await t.api.scheduleSoon(
+      {
+        webhook_url: `${t.receiver.url}/flaky`,
+        retry_config: { maxRetries: 5, backoffMs: 100, backoffType: 'linear' },
+      },
+      300,
+    );
     const original = await eventually(
       () => t.api.read(event.id),
       (e) => e.status === 'success',
@@ -167,11 +179,13 @@ describe('retries', () => {
 
   it('keeps the original processing while a retry is scheduled', async () => {
     t.receiver.reply('/waiting', { status: 500 });
-    const event = await t.api.schedule({
-      webhook_url: `${t.receiver.url}/waiting`,
-      scheduled_at: inMs(300),
-      retry_config: { maxRetries: 1, backoffMs: 5000 },
-    });
+    const event = await t.api.scheduleSoon(
+      {
+        webhook_url: `${t.receiver.url}/waiting`,
+        retry_config: { maxRetries: 1, backoffMs: 5000 },
+      },
+      300,
+    );
     await t.receiver.waitFor(1, (r) => r.path === '/waiting');
     const original = await eventually(
       () => t.api.read(event.id),
