@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ClientConfig } from 'pg';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { REPO_ROOT, type Sample, allSamples } from './guide-samples.js';
 import { type TestApp, startTestApp } from './harness.js';
 
@@ -237,7 +237,13 @@ describe('the receiver sample', () => {
 
   it('accepts a signed webhook once, acknowledges its repeat, and rejects a forged one', async () => {
     const receiver = samples.find((sample) => sample.attributes.id === 'receiver');
+    const secretBefore = process.env.WEBHOOK_SECRET;
     process.env.WEBHOOK_SECRET = env.WEBHOOK_SECRET;
+    // Test files share the process (vitest.config.ts: isolate false).
+    onTestFinished(() => {
+      if (secretBefore === undefined) delete process.env.WEBHOOK_SECRET;
+      else process.env.WEBHOOK_SECRET = secretBefore;
+    });
     const { handleWebhook } = (await import(pathToFileURL(files.get(receiver!)!).href)) as {
       handleWebhook: (request: Request) => Promise<Response>;
     };
