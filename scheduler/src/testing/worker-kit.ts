@@ -28,7 +28,13 @@ const alive = (servedSince: Date): Liveness => ({
 export function makeWorker(
   store: MemoryEventStore,
   servedSince = new Date(0),
-  parts: { shares?: Shares; writer?: OutcomeWriter; capacity?: Capacity; backlog?: Wakeup } = {},
+  parts: {
+    shares?: Shares;
+    writer?: OutcomeWriter;
+    capacity?: Capacity;
+    backlog?: Wakeup;
+    liveness?: Liveness;
+  } = {},
 ) {
   const sender = createSender({
     timeoutMs: 2000,
@@ -39,7 +45,7 @@ export function makeWorker(
   const worker = new DeliveryWorker({
     store,
     sender,
-    liveness: alive(servedSince),
+    liveness: parts.liveness ?? alive(servedSince),
     capacity: parts.capacity ?? new Capacity(10),
     shares: parts.shares ?? new Shares(10, 10),
     backlog: parts.backlog ?? new Wakeup(1000, 5),

@@ -301,6 +301,38 @@ describe('DeliveryWorker over the memory store', () => {
     expect(missed.map((event) => store.get(event.id)?.status)).toEqual(['failed', 'failed', 'failed']);
   });
 
+  it('gives back an attempt it may no longer start as soon as the database takes it, not a lease later', async () => {
+    const event = due();
+    store.insert([event]);
+    // The liveness lock was lost (the database went away) between the claim and the call's start.
+    let holding = false;
+    const liveness = {
+      current: () => ({ id: 1, epoch: 1 }),
+      holds: () => holding,
+      servedSince: () => new Date(0),
+    };
+    const release = vi
+      .spyOn(store, 'release')
+      .mockRejectedValueOnce(new Error('the database system is shutting down'));
+    const { worker, close } = makeWorker(store, new Date(0), { liveness });
+    await deliverFor(worker, 50);
+    expect(store.get(event.id)?.status).toBe('processing');
+    await vi.waitFor(
+      () => expect(store.get(event.id)).toMatchObject({ status: 'pending', leaseToken: null }),
+      {
+        timeout: 5000,
+      },
+    );
+    expect(release).toHaveBeenCalledTimes(2);
+    expect(receiver.hits).toHaveLength(0);
+
+    holding = true;
+    await deliverFor(worker, 50);
+    await close();
+    expect(store.get(event.id)).toMatchObject({ status: 'success', claimCount: 2 });
+    expect(receiver.hits).toHaveLength(1);
+  });
+
   it(`hands back expired leases, and fails an attempt whose lease expired ${MAX_CLAIMS} times`, async () => {
     const lease = { status: 'processing', leaseOwner: 9, leaseExpiresAt: new Date(Date.now() - 1) } as const;
     const again = due({ ...lease, leaseToken: randomUUID(), claimCount: MAX_CLAIMS - 1 });

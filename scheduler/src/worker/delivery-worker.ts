@@ -22,6 +22,7 @@ import type { Shares } from './shares.js';
 import { type CallAnswer, answerOf } from './untried-origins.js';
 import { WaitingStarts } from './waiting-starts.js';
 import { DatabaseClock } from './database-clock.js';
+import { GiveBacks } from './give-backs.js';
 import type { Wakeup } from './wakeup.js';
 
 export interface DeliveryWorkerOptions {
@@ -95,9 +96,15 @@ export class DeliveryWorker {
   };
   readonly #waiting: WaitingStarts;
   readonly #clock = new DatabaseClock();
+  readonly #giveBacks: GiveBacks;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.#waiting = new WaitingStarts(deps.shares);
+    this.#giveBacks = new GiveBacks(
+      (attempts) => deps.store.release(attempts),
+      () => deps.backlog.poke(),
+      deps.logger,
+    );
   }
 
   /**
@@ -267,17 +274,9 @@ export class DeliveryWorker {
     return this.#deliver(attempt, lease, callEnded);
   }
 
-  /**
-   * Gives back a claimed attempt no call in flight here would make room for. Never rejects: one
-   * that cannot be given back is left to its lease.
-   */
-  async #handBack(attempt: ClaimedAttempt): Promise<void> {
-    try {
-      await this.deps.store.release([attempt]);
-      this.deps.backlog.poke();
-    } catch (error) {
-      this.deps.logger.warn({ err: error, eventId: attempt.id }, 'could not give back a claimed attempt');
-    }
+  /** Gives back a claimed attempt no call in flight here would make room for. Never rejects. */
+  #handBack(attempt: ClaimedAttempt): Promise<void> {
+    return this.#giveBacks.giveBack([attempt]);
   }
 
   /** Wakes the claims waiting for room: the slots' and the backlog's. */
@@ -365,10 +364,9 @@ export class DeliveryWorker {
   async #release(attempt: ClaimedAttempt): Promise<void> {
     this.deps.logger.warn(
       { eventId: attempt.id, attempt: attempt.attempt },
-      'released an attempt whose lease ran out before its call could start',
+      'gives back an attempt it may no longer start: its lease ran out or its liveness lock was lost',
     );
-    await this.deps.store.release([attempt]);
-    this.deps.backlog.poke();
+    await this.#giveBacks.giveBack([attempt]);
   }
 
   /**
