@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 
 /** First key of the two-key advisory locks that scheduler processes hold ("WHS\1"). */
 export const LOCK_NAMESPACE = 0x57_48_53_01;
-const RECONNECT_MS = { first: 250, max: 5000 };
+// At most a second apart: after a database outage, deliveries resume within a second of its end.
+const RECONNECT_MS = { first: 250, max: 1000 };
 
 /** Registered processes whose advisory lock is held: the live ones. */
 const LIVE_PROCESSES = `select p.* from scheduler_processes p

@@ -43,7 +43,7 @@ describe('GiveBacks', () => {
     expect(released).toEqual([]);
 
     down = false;
-    await vi.advanceTimersByTimeAsync(1999);
+    await vi.advanceTimersByTimeAsync(999);
     expect(released).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(released).toEqual([[attempt('a'), attempt('b')]]);
@@ -58,12 +58,12 @@ describe('GiveBacks', () => {
     expect(released.at(-1)).toEqual([attempt('c')]);
   });
 
-  it('never offers more than five seconds apart', async () => {
+  it('never offers more than a second apart', async () => {
     down = true;
     await giveBacks.giveBack([attempt('a')]);
     await vi.advanceTimersByTimeAsync(60_000);
     down = false;
-    await vi.advanceTimersByTimeAsync(5000);
+    await vi.advanceTimersByTimeAsync(1000);
     expect(released).toEqual([[attempt('a')]]);
   });
 });

@@ -6,7 +6,7 @@ export interface Leased {
   leaseToken: string;
 }
 
-const RETRY_MS = { first: 250, max: 5000 };
+const RETRY_MS = { first: 250, max: 1000 };
 
 /**
  * Gives back to the queue attempts this process claimed and will not send. One the database does
