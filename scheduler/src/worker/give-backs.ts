@@ -61,7 +61,10 @@ export class GiveBacks {
       this.#retryLater();
       return;
     }
-    for (const attempt of attempts) this.#waiting.delete(attempt.id);
+    for (const attempt of attempts) {
+      // Not one given back again meanwhile under another lease.
+      if (this.#waiting.get(attempt.id) === attempt) this.#waiting.delete(attempt.id);
+    }
     this.#retryMs = RETRY_MS.first;
     this.logger.info({ given: attempts.length }, 'gave back the claimed attempts held since an error');
     this.given();
