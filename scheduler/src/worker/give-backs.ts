@@ -1,10 +1,8 @@
 import type { Logger } from 'pino';
+import type { ClaimedAttempt, EventStore } from '../ports.js';
 
 /** An attempt as the queue knows its lease: giving it back needs the token it was claimed with. */
-export interface Leased {
-  id: string;
-  leaseToken: string;
-}
+export type Leased = Pick<ClaimedAttempt, 'id' | 'leaseToken'>;
 
 const RETRY_MS = { first: 250, max: 1000 };
 
@@ -20,7 +18,7 @@ export class GiveBacks {
   #retryMs = RETRY_MS.first;
 
   constructor(
-    private readonly release: (attempts: Leased[]) => Promise<void>,
+    private readonly release: EventStore['release'],
     private readonly given: () => void,
     private readonly logger: Logger,
   ) {}
