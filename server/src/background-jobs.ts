@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { foldCronCounts } from './crons/cron-counts.js';
 import { foldDestinationCounts } from './destinations/store/destination-folding.js';
 import { foldCounterShards } from './events/store/counter-shards.js';
 import { foldEventCounts } from './events/store/event-counts.js';
@@ -36,7 +37,7 @@ export function startBackgroundJobs(
     }),
     createFoldingJob({
       ...setting('counts'),
-      folds: [foldEventCounts, foldDestinationCounts, foldCounterShards],
+      folds: [foldEventCounts, foldCronCounts, foldDestinationCounts, foldCounterShards],
     }),
     createIdempotencySweep({ ...setting('idempotency-sweep'), registry }),
     createMinuteFolding(setting('delivery-minutes')),

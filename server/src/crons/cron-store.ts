@@ -161,24 +161,6 @@ export async function pageOfCrons(
   return rows.map(toCron);
 }
 
-/** How many crons the team has (only the active or inactive ones, when `isActive` says). */
-export async function countCrons(
-  em: EntityManager,
-  teamId: string,
-  isActive: boolean | undefined,
-): Promise<number> {
-  const [row] = await rawQuery<{ count: string }>(
-    em,
-    'select count(*) as count from crons where team_id = $1 and ($2::boolean is null or is_active = $2)',
-    [teamId, isActive ?? null],
-  );
-  return Number(row?.count ?? 0);
-}
-
-/** How many active crons the team has. */
-export const countActiveCrons = (em: EntityManager, teamId: string): Promise<number> =>
-  countCrons(em, teamId, true);
-
 /** Deletes a cron the caller holds locked (`for update`), after its events. */
 export async function deleteCronRow(tx: EntityManager, id: string): Promise<void> {
   await rawQuery(tx, 'delete from crons where id = $1', [id]);

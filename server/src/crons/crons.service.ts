@@ -15,13 +15,13 @@ import type { Scheduling } from '../shared/scheduling-deps.js';
 import {
   type Cron,
   type CronLock,
-  countCrons,
   deleteCronRow,
   findCron,
   insertCrons,
   pageOfCrons,
   saveCron,
 } from './cron-store.js';
+import { countCrons } from './cron-counts.js';
 import { materializeOccurrences } from './cron-occurrences.js';
 import { cronChange, cronInputIssues, cronPreview, patchedInput, resumedHealth } from './cron.rules.js';
 import { activeTraceContext } from '../tracing/trace-context.js';

@@ -16,6 +16,7 @@ const OWNERS: Record<string, string> = {
   pending_event_counts: 'events/store',
   counter_owners_gone: 'events/store',
   crons: 'crons',
+  cron_counts: 'crons',
   destinations: 'destinations/store',
   destination_counts: 'destinations/store',
   destination_hours: 'destinations/store',

@@ -165,6 +165,12 @@ describe('database failures', () => {
   }
 
   it('answers a failing query with a fixed 500 that leaks no SQL', async () => {
+    // A cron to list: an empty page is answered from the counts alone, without reading `crons`.
+    expectBody(
+      await broken.request('POST', '/api/v1/crons', { key: brokenTeam.key, body: cronBody() }),
+      201,
+      bodies.cron,
+    );
     await sql('alter table crons rename to crons_moved');
     try {
       expectOpaque500(await broken.request('GET', '/api/v1/crons', { key: brokenTeam.key }));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TeamLimits, TeamUsage } from '@webhook-scheduler/contract';
-import { countActiveCrons } from '../crons/cron-store.js';
+import { countActiveCrons } from '../crons/cron-counts.js';
 import { pendingUsage } from '../events/store/event-queries.js';
 import { type LimitOverrides, effectiveLimits } from '../limits/team-limits.rules.js';
 import { teamLimitOverrides } from '../limits/team-limits.service.js';

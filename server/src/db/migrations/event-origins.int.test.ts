@@ -1,36 +1,18 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
 import { webhookOrigin } from '@webhook-scheduler/scheduler';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { adminQuery, dropDatabase } from '../../../test/admin-query.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../test/receiver.js';
-import { rawQuery } from '../../shared/raw-query.js';
-import { createOrm } from '../orm.js';
+import { unmigratedDatabase } from '../../../test/unmigrated-database.js';
 import { ORIGIN_BATCH } from './Migration20261126000000_event_origins.js';
 
-const admin = inject('adminConnection');
-const name = `wst_origins_${randomBytes(6).toString('hex')}`;
-let orm: MikroORM;
+const { orm, sql, addTeam, connection } = unmigratedDatabase('wst_origins', 4);
 let team: string;
 
 beforeAll(async () => {
-  await adminQuery(admin, `create database ${name}`);
-  orm = await createOrm({ ...admin, database: name }, 4);
-  await orm.migrator.up({ to: 'Migration20261125030000_event_queue' });
-  team = randomUUID();
-  await sql(
-    `insert into teams (id, name, signing_secret, created_at, updated_at) values ($1, 't', 'whsec_t', now(), now())`,
-    [team],
-  );
+  await orm().migrator.up({ to: 'Migration20261125030000_event_queue' });
+  team = await addTeam();
 });
-afterAll(async () => {
-  await orm.close();
-  await dropDatabase(admin, name);
-});
-
-const sql = <T extends object>(statement: string, params: unknown[] = []) =>
-  rawQuery<T>(orm.em.fork(), statement, params);
 
 /** URLs as events stored them before, and what the regular expression (or nothing) made of them. */
 const STORED: [url: string, before: string | null][] = [
@@ -65,13 +47,13 @@ describe('the event origins migration', () => {
     expect(before[0]?.destination).not.toMatch(/^https?:\/\//);
     // The last event stays locked: the migration waits for it in its last batch, after the first
     // batches committed.
-    const locker = new pg.Client({ ...admin, database: name });
+    const locker = new pg.Client(connection);
     await locker.connect();
     let migrated: Promise<unknown> | undefined;
     try {
       await locker.query('begin');
       await locker.query('select 1 from events where id = $1 for update', [ids.at(-1)]);
-      migrated = orm.migrator.up();
+      migrated = orm().migrator.up();
       await eventually(
         () => sql<{ n: string }>(`select count(*) as n from events where destination like 'http%'`),
         ([row]) => Number(row?.n) >= ORIGIN_BATCH,

@@ -1,35 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { adminQuery, dropDatabase } from '../../../test/admin-query.js';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { unmigratedDatabase } from '../../../test/unmigrated-database.js';
 import { shownStatus } from '../../events/store/event-row.js';
-import { rawQuery } from '../../shared/raw-query.js';
-import { createOrm } from '../orm.js';
 
-const admin = inject('adminConnection');
-const name = `wst_queue_${randomBytes(6).toString('hex')}`;
-let orm: MikroORM;
-
-beforeAll(async () => {
-  await adminQuery(admin, `create database ${name}`);
-  orm = await createOrm({ ...admin, database: name }, 2);
-});
-afterAll(async () => {
-  await orm.close();
-  await dropDatabase(admin, name);
-});
-
-const sql = <T extends object>(statement: string, params: unknown[] = []) =>
-  rawQuery<T>(orm.em.fork(), statement, params);
+const { orm, sql, addTeam } = unmigratedDatabase('wst_queue', 2);
 
 describe('the event_queue migration', () => {
   it('queues pending events, moves leases in flight, and leaves the rest', async () => {
-    await orm.migrator.up({ to: 'Migration20261125020000_pending_quota_function' });
-    const team = randomUUID();
-    await sql(
-      `insert into teams (id, name, signing_secret, created_at, updated_at) values ($1, 't', 'whsec_t', now(), now())`,
-      [team],
-    );
+    await orm().migrator.up({ to: 'Migration20261125020000_pending_quota_function' });
+    const team = await addTeam();
     const [pending, inFlight, awaitingRetries, done] = [
       randomUUID(),
       randomUUID(),
@@ -48,7 +27,7 @@ describe('the event_queue migration', () => {
       [pending, inFlight, awaitingRetries, done, team, lease, expires],
     );
 
-    await orm.migrator.up({ to: 'Migration20261125030000_event_queue' });
+    await orm().migrator.up({ to: 'Migration20261125030000_event_queue' });
 
     const queue = await sql<Record<string, unknown>>(
       `select event_id, destination, lease_token, lease_owner, lease_expires_at, claim_count

@@ -1,35 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { adminQuery, dropDatabase } from '../../../test/admin-query.js';
-import { createOrm } from '../../db/orm.js';
-import { rawQuery } from '../../shared/raw-query.js';
+import { describe, expect, it } from 'vitest';
+import { unmigratedDatabase } from '../../../test/unmigrated-database.js';
 import { foldEventCounts } from './event-counts.js';
 
-const admin = inject('adminConnection');
-const name = `wst_counts_${randomBytes(6).toString('hex')}`;
-let orm: MikroORM;
-
-beforeAll(async () => {
-  await adminQuery(admin, `create database ${name}`);
-  orm = await createOrm({ ...admin, database: name }, 8);
-});
-afterAll(async () => {
-  await orm.close();
-  await dropDatabase(admin, name);
-});
-
-const sql = <T extends object>(statement: string, params: unknown[] = []) =>
-  rawQuery<T>(orm.em.fork(), statement, params);
-
-async function addTeam(): Promise<string> {
-  const id = randomUUID();
-  await sql(
-    `insert into teams (id, name, signing_secret, created_at, updated_at) values ($1, 't', 'whsec_t', now(), now())`,
-    [id],
-  );
-  return id;
-}
+const { orm, sql, addTeam } = unmigratedDatabase('wst_counts', 8);
 
 /** Inserts `count` events of the team straight into the table (the triggers count them). */
 async function addEvents(team: string, count: number, status: string): Promise<void> {
@@ -60,11 +33,11 @@ async function compare(team: string) {
 
 describe('event counts', () => {
   it('counts the existing events when the migration adds them, then every insert, status change and delete', async () => {
-    await orm.migrator.up({ to: 'Migration20261126010000_status_schedule_index' });
+    await orm().migrator.up({ to: 'Migration20261126010000_status_schedule_index' });
     const team = await addTeam();
     await addEvents(team, 30, 'success');
     await addEvents(team, 7, 'failed');
-    await orm.migrator.up();
+    await orm().migrator.up();
     expect((await compare(team)).counted).toEqual([
       ['failed', 7],
       ['success', 30],
@@ -94,13 +67,13 @@ describe('event counts', () => {
     const writes = Promise.all(
       Array.from({ length: 20 }, (_, i) => addEvents(team, 3, i % 2 === 0 ? 'pending' : 'success')),
     );
-    const folds = Promise.all(Array.from({ length: 6 }, () => foldEventCounts(orm.em.fork(), 1000)));
+    const folds = Promise.all(Array.from({ length: 6 }, () => foldEventCounts(orm().em.fork(), 1000)));
     await Promise.all([writes, folds]);
     expect((await compare(team)).counted).toEqual((await compare(team)).actual);
     // Concurrent folds may each leave a row; the next fold of the scope merges them all.
     await addEvents(team, 1, 'pending');
     await addEvents(team, 1, 'success');
-    await foldEventCounts(orm.em.fork(), 1000);
+    await foldEventCounts(orm().em.fork(), 1000);
     const { counted, actual } = await compare(team);
     expect(counted).toEqual(actual);
     const rows = await sql<{ status: string; rows: string }>(
@@ -108,6 +81,6 @@ describe('event counts', () => {
       [team],
     );
     expect(rows.map((row) => Number(row.rows))).toEqual([1, 1]);
-    expect(await foldEventCounts(orm.em.fork(), 1000)).toBe(0);
+    expect(await foldEventCounts(orm().em.fork(), 1000)).toBe(0);
   });
 });
