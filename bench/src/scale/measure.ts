@@ -112,9 +112,11 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
     stddev: number;
     rows: string;
     total: number;
+    plans: string;
+    plan_total: number;
   }>(
     `select queryid::text, query, calls, mean_exec_time as mean, max_exec_time as max, stddev_exec_time as stddev, rows,
-            total_exec_time as total
+            total_exec_time as total, plans, total_plan_time as plan_total
      from pg_stat_statements s join pg_database d on d.oid = s.dbid
      where d.datname = current_database() order by total_exec_time desc`,
   );
@@ -132,6 +134,9 @@ export async function statements(db: pg.Client, slow: Map<string, number>, top =
       p99Within5ms: over5ms <= calls / 100,
       rowsPerCall: Math.round((Number(row.rows) / Math.max(1, calls)) * 10) / 10,
       totalMs: Math.round(row.total),
+      // Planning, outside the times above: how often the statement was planned, and how long in all.
+      plans: Number(row.plans),
+      planTotalMs: Math.round(row.plan_total),
     };
   });
   return measured.filter((row, rank) => rank < top || !row.p99Within5ms);

@@ -46,8 +46,9 @@ function statementName(sql: string): string {
  * {@link rawQuery} as a named prepared statement, parsed and planned once per connection, for the
  * statements run most often (a create, a read by id, the scheduler's claims and outcomes), whose
  * parsing and planning cost PostgreSQL as much as their execution. Only for statements whose
- * generic plan is as good as a plan for the values, since PostgreSQL may settle on one generic
- * plan. Inside a transaction it runs as {@link rawQuery}, on the transaction's connection.
+ * generic plan is as good as a plan for the values: the connections run every named statement's
+ * generic plan (`plan_cache_mode`, db/orm.ts). Inside a transaction it runs as {@link rawQuery},
+ * on the transaction's connection.
  */
 export async function preparedQuery<T>(
   em: EntityManager,
