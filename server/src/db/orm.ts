@@ -21,14 +21,7 @@ export async function createOrm(connection: ClientConfig, poolSize: number): Pro
       application_name: 'webhook-scheduler',
       // Short statements on large tables: JIT compiling one costs more (~80 ms measured on a claim
       // over 160,000 pending events) than it could ever save.
-      // Named statements (shared/raw-query.ts preparedQuery) run their generic plan from the first
-      // call: PostgreSQL planned each anew for its values on a connection's first five calls (1-3 ms
-      // each for a claim or an outcome, more than it takes to run), and kept planning the backlog's
-      // claim on every call at bench/scale's size (1.5 ms a call) as it costed the generic plan
-      // higher, though that plan was the same. Unnamed statements are always planned for their values.
-      options: [connection.options, '-c jit=off', '-c plan_cache_mode=force_generic_plan']
-        .filter(Boolean)
-        .join(' '),
+      options: [connection.options, '-c jit=off'].filter(Boolean).join(' '),
     },
     // Every connection opened stays open: one closed after a quiet spell is opened again cold by the
     // next burst, and a new backend plans each statement and compiles each trigger anew (a first

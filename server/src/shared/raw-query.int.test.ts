@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
@@ -28,21 +27,6 @@ describe('preparedQuery', () => {
     expect(await preparedQuery(orm.em.fork(), sql, [41])).toEqual([{ n: 42 }]);
     const statements = (await preparedStatements()).map((row) => row.statement);
     expect(statements.filter((statement) => statement === sql)).toHaveLength(1);
-  });
-
-  it("runs a statement's generic plan from its first call, never one planned for the values", async () => {
-    // A statement whose values change its estimates: PostgreSQL plans the first five calls for
-    // their values, and goes on doing so while it costs the generic plan higher.
-    const sql = 'select count(*) as n from events where team_id = $1 and scheduled_at >= $2';
-    for (let call = 0; call < 3; call += 1) {
-      await preparedQuery(orm.em.fork(), sql, [randomUUID(), new Date()]);
-    }
-    const plans = await rawQuery<{ generic: string; custom: string }>(
-      orm.em.fork(),
-      'select generic_plans as generic, custom_plans as custom from pg_prepared_statements where statement = $1',
-      [sql],
-    );
-    expect(plans.map((row) => [Number(row.generic), Number(row.custom)])).toEqual([[3, 0]]);
   });
 
   it('runs inside the transaction of its entity manager, unnamed', async () => {
