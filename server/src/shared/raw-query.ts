@@ -47,8 +47,8 @@ function statementName(sql: string): string {
  * run most often (a create, a read by id, the scheduler's claims and outcomes), whose parsing and
  * planning cost PostgreSQL as much as their execution. Only for statements whose generic plan is as
  * good as a plan for the values, since PostgreSQL may settle on one generic plan (after five calls
- * planned for their values; never, while it costs the generic plan higher, as it does the backlog
- * claim's at bench/scale's SCALE=1). Forcing generic plans (`plan_cache_mode`) is no way out: it
+ * planned for their values; never, while it costs the generic plan higher, as it did the claims' at
+ * bench/scale's SCALE=1). Forcing generic plans (`plan_cache_mode`) is no way out: it
  * holds for every statement of the connection, the unnamed ones too, and gave the lists generic
  * plans that took 240-285 ms a page there (bench/README.md). Inside a transaction it runs as
  * {@link rawQuery}, on the transaction's connection.
