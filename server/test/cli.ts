@@ -14,6 +14,15 @@ export interface CliResult {
   stderr: string;
 }
 
+/** Most one run of the command line may take: past it, the run is killed and its test fails. */
+const CLI_RUN_TIMEOUT_MS = 20_000;
+/**
+ * A CLI test's own limit: above the most runs a test makes (7) times each run's limit, so that a
+ * test fails on a run that hangs, never on several slow process starts (a test of six runs timed
+ * out at vitest's 30 s while a benchmark loaded the machine).
+ */
+export const CLI_TEST_TIMEOUT_MS = 10 * CLI_RUN_TIMEOUT_MS;
+
 /** Runs `webhook-scheduler <args>` (server/dist) on the database at `databaseUrl`, with `env` added. */
 export function cli(
   databaseUrl: string,
@@ -26,7 +35,7 @@ export function cli(
       [bin, ...args],
       {
         cwd: serverDir,
-        timeout: 20_000,
+        timeout: CLI_RUN_TIMEOUT_MS,
         // Only what the CLI needs: no DATA_DIR or LOG_LEVEL of the developer's shell leaks in.
         env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, ...env },
       },

@@ -1,5 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, lastJsonLine, requireBuiltServer } from '../../test/cli.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  CLI_TEST_TIMEOUT_MS,
+  type CliResult,
+  cli,
+  lastJsonLine,
+  requireBuiltServer,
+} from '../../test/cli.js';
 import { expectError } from '../../test/expect.js';
 import { type TestApp, databaseUrl, startTestApp } from '../../test/harness.js';
 import { as, signUp, uniqueEmail } from '../../test/sessions.js';
@@ -12,6 +18,8 @@ let url: string;
 const PUBLIC_URL = 'https://hooks.example.com';
 const run = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
   cli(url, args, { PUBLIC_URL, ...env });
+
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT_MS });
 
 beforeAll(async () => {
   await requireBuiltServer();

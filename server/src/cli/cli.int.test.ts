@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, cli, lastJsonLine, requireBuiltServer } from '../../test/cli.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  CLI_TEST_TIMEOUT_MS,
+  type CliResult,
+  cli,
+  lastJsonLine,
+  requireBuiltServer,
+} from '../../test/cli.js';
 import { bodies, expectBody, expectError } from '../../test/expect.js';
 import {
   type TestApp,
@@ -15,6 +21,8 @@ import { loadConfig } from '../config.js';
 let db: TestDatabase;
 let url: string;
 const run = (...args: string[]): Promise<CliResult> => cli(url, args);
+
+vi.setConfig({ testTimeout: CLI_TEST_TIMEOUT_MS });
 
 beforeAll(async () => {
   await requireBuiltServer();
