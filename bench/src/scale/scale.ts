@@ -30,6 +30,7 @@ import {
   SLOW_DELAY_MS,
   SLOW_ORIGINS,
   SLOW_PORT_BASE,
+  minuteMark,
   slowEvents,
   slowThroughput,
 } from './slow.ts';
@@ -138,7 +139,7 @@ try {
   const t0 = stop
     ? stop.restartAt.getTime()
     : SLOW
-      ? Date.now() + 300_000
+      ? minuteMark(Date.now() + 300_000)
       : windowStart(Date.now() + 120_000);
   log(`the measured window starts at ${new Date(t0).toISOString()}`);
   const punctual = Array.from({ length: Math.round((DUE_RATE * MEASURE_MS) / 1000) }, (_, i) => ({

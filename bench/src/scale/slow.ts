@@ -15,6 +15,14 @@ const SLOW_TEAMS = 8;
 /** The punctual events' team: none of the slow ones. */
 export const PUNCTUAL_TEAM = 0;
 
+/**
+ * The slow load's start: the first minute mark from `earliest`, so that its first second also holds
+ * the punctual team's burst of cron occurrences (the case that once left them waiting 61 s).
+ */
+export function minuteMark(earliest: number): number {
+  return Math.ceil(earliest / 60_000) * 60_000;
+}
+
 /** The slow events, due evenly from `t0` over SLOW_S seconds, each team's to every origin. */
 export function slowEvents(t0: number) {
   return Array.from({ length: SLOW_RATE * SLOW_S }, (_, i) => ({
@@ -41,5 +49,6 @@ export function slowThroughput(perSecond: Record<string, number>, t0: number) {
     min: sorted[0] ?? 0,
     max: sorted.at(-1) ?? 0,
     mean: Math.round(seconds.reduce((sum, n) => sum + n, 0) / Math.max(1, seconds.length)),
+    perSecond: seconds,
   };
 }
