@@ -103,7 +103,7 @@ describe('DeliveryWorker over the memory store', () => {
     );
     store.insert(old);
     const wakeup = new Wakeup(60_000, 5);
-    const { worker, close } = makeWorker(store, new Date(0), {
+    const { worker, close } = makeWorker(store, new Date(Date.now() - 30_000), {
       capacity: new Capacity(10),
       shares: new Shares(100, 100),
       backlog: wakeup,
@@ -257,21 +257,30 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
-  it('takes only its own second’s events once a claim filled a room: older due events are the backlog’s', async () => {
-    // bench/scale `catch-up`: crowded slots that took the backlog held what fell due behind it.
+  it('takes the events left of earlier seconds once a claim filled a room, but not those due while no scheduler ran', async () => {
+    // bench/scale `slow`: a full process's slots took only their own second's events, the backlog's
+    // line never found its tenth of the places free, and a team's leftovers of an earlier second
+    // waited 61 s for the slow load to end. bench/scale `catch-up`: crowded slots that took a
+    // downtime's backlog held what fell due behind it.
     const start = Date.now() - 500;
-    const older = due({ scheduledAt: new Date(start - 30_000) });
-    const own = Array.from({ length: 4 }, (_, n) => due({ scheduledAt: new Date(start + n) }));
-    store.insert([older, ...own]);
+    const servedSince = new Date(start - 10_000);
+    const downtime = due({ teamId: 'other', scheduledAt: new Date(servedSince.getTime() - 1000) });
+    const leftover = due({ teamId: 'other', scheduledAt: new Date(start - 2000) });
+    const own = Array.from({ length: 4 }, (_, n) =>
+      due({ teamId: 'busy', scheduledAt: new Date(start + n) }),
+    );
+    store.insert([downtime, leftover, ...own]);
     const crowded = vi.spyOn(store, 'claimBacklog');
-    const { worker, close } = makeWorker(store, new Date(0), { shares: new Shares(2, 10) });
+    const { worker, close } = makeWorker(store, servedSince, { shares: new Shares(2, 10) });
     expect(
       await worker.deliverSlot(new Date(start), new Date(start + 1000), new AbortController().signal),
     ).toBe(true);
     await close();
-    expect(receiver.hits.map((hit) => hit.headers['webhook-id']).sort()).toEqual(own.map((e) => e.id).sort());
-    expect(store.get(older.id)).toMatchObject({ status: 'pending' });
-    expect(crowded).toHaveBeenCalledWith(expect.objectContaining({ from: new Date(start) }));
+    expect(receiver.hits.map((hit) => hit.headers['webhook-id']).sort()).toEqual(
+      [leftover, ...own].map((e) => e.id).sort(),
+    );
+    expect(store.get(downtime.id)).toMatchObject({ status: 'pending' });
+    expect(crowded).toHaveBeenCalledWith(expect.objectContaining({ from: servedSince }));
   });
 
   it('gives a missed event’s place to the next at once, before its outcome is written', async () => {

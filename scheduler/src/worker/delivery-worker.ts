@@ -74,6 +74,7 @@ interface ClaimResult {
   tookAllPlaces: boolean;
 }
 
+const earlierOf = (a: Date, b = a) => (a < b ? a : b);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
 /** Most attempts one lease recovery handles. */
@@ -137,15 +138,19 @@ export class DeliveryWorker {
     // the process full, those are a busy team's, left for lack of places, and would hide the other
     // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
     // the team holding fewest calls first (bench/README.md, the `slow` and `shares` scenarios).
-    // From the slot's start only: older events are the backlog line's. A slot that took them made
-    // what falls due now wait behind the backlog's claims, each slower than a slot's (the `catch-up`
-    // scenario: p99 9.2 s with them, 127 ms without). It claims ahead as well: taken only once due,
-    // a punctual team's events started tens of ms late while another team's drain filled the process
-    // (the `shares` scenario, bench/README.md 2026-11-28 evening).
+    // From when schedulers began serving (or the slot's start, if earlier): events due while none
+    // ran are the backlog line's. A slot that took them made what falls due now wait behind a
+    // downtime's backlog (the `catch-up` scenario: p99 9.2 s with them, 127 ms without). Not from
+    // the slot's start: the backlog line waits for a tenth of the places at once, which a full
+    // process's slots, each taking places as they free, never leave it, and a team's leftovers of an
+    // earlier second waited until the load ended (the `slow` scenario at SCALE=1: 25-61 s). It
+    // claims ahead as well: taken only once due, a punctual team's events started tens of ms late
+    // while another team's drain filled the process (the `shares` scenario, bench/README.md
+    // 2026-11-28 evening).
     let crowded = false;
     const claim: Claim = (options) =>
       crowded || this.#full()
-        ? this.deps.store.claimBacklog({ ...options, from, aheadMs })
+        ? this.deps.store.claimBacklog({ ...options, from: earlierOf(from, options.servedSince), aheadMs })
         : this.deps.store.claimDue({ ...options, from, before: until, aheadMs });
     while (!stopping.aborted) {
       try {
