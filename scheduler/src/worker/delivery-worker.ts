@@ -135,18 +135,13 @@ export class DeliveryWorker {
   ): Promise<boolean> {
     const { pollMs, claimAheadMs: aheadMs } = this.deps.options;
     // A slot's claim reads its oldest due events first. After a claim that filled a room, or with
-    // the process full, those are a busy team's, left for lack of places, and would hide the other
-    // teams' events due in the same second: the backlog's claim takes each team's oldest in turn,
-    // the team holding fewest calls first (bench/README.md, the `slow` and `shares` scenarios).
-    // From when schedulers began serving (or the slot's start, if earlier): events due while none
-    // ran are the backlog line's. A slot that took them made what falls due now wait behind a
-    // downtime's backlog (the `catch-up` scenario: p99 9.2 s with them, 127 ms without). Not from
-    // the slot's start: the backlog line waits for a tenth of the places at once, which a full
-    // process's slots, each taking places as they free, never leave it, and a team's leftovers of an
-    // earlier second waited until the load ended (the `slow` scenario at SCALE=1: 25-61 s). It
-    // claims ahead as well: taken only once due, a punctual team's events started tens of ms late
-    // while another team's drain filled the process (the `shares` scenario, bench/README.md
-    // 2026-11-28 evening).
+    // the process full, those are a busy team's and would hide the other teams': the backlog's
+    // claim takes each team's oldest in turn, fewest calls held first (the `slow` and `shares`
+    // scenarios). From when schedulers began serving: a downtime's backlog is the backlog line's
+    // (`catch-up`: p99 9.2 s with it, 127 ms without); but from the slot's start only, a team's
+    // leftovers of an earlier second waited for the backlog line's tenth of the places, which a full
+    // process never frees at once (`slow` at SCALE=1: 25-61 s). It claims ahead as well: taken only
+    // once due, a punctual team's events started tens of ms late (`shares`, bench/README.md).
     let crowded = false;
     const claim: Claim = (options) =>
       crowded || this.#full()
