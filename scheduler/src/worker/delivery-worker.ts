@@ -1,28 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { MAX_CLAIMS, interruptedOutcome, isMissed, missedOutcome, planRecord } from '../attempt.rules.js';
-import { newEventId } from '../event-id.js';
-import { callOf } from '../event-request.js';
-import { type LeaseWindow, leaseWindow } from '../lease.rules.js';
+import { leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
 import type { DeliveryMetrics } from '../metrics.js';
-import type {
-  AttemptTracing,
-  ClaimOptions,
-  ClaimedAttempt,
-  EventStore,
-  Sender,
-  WebhookOutcome,
-} from '../ports.js';
+import type { AttemptTracing, ClaimOptions, ClaimedAttempt, EventStore, Sender } from '../ports.js';
 import { isStaleSlot } from '../timer/slot-jobs.js';
+import { AttemptDelivery } from './attempt-delivery.js';
 import { type Capacity, fewestPlaces, placesKeptForDue } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { filledARoom } from './holders.js';
 import type { Shares } from './shares.js';
-import { type CallAnswer, answerOf } from './untried-origins.js';
 import { WaitingStarts } from './waiting-starts.js';
 import { DatabaseClock } from './database-clock.js';
-import { GiveBacks } from './give-backs.js';
 import type { Wakeup } from './wakeup.js';
 
 export interface DeliveryWorkerOptions {
@@ -77,12 +66,10 @@ interface ClaimResult {
 const earlierOf = (a: Date, b = a) => (a < b ? a : b);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const GIVE_UP_AFTER_MS = 10_000;
-/** Most attempts one lease recovery handles. */
-export const RECOVERY_BATCH = 500;
 
 /**
- * Claims due events within the process's capacity and the teams' and destinations' shares, sends
- * each at its time, and hands the outcomes to the writer.
+ * Claims due events within the process's capacity and the teams' and destinations' shares, and
+ * starts each at its time ({@link AttemptDelivery} makes the call and hands its outcome to the writer).
  */
 export class DeliveryWorker {
   /**
@@ -97,15 +84,11 @@ export class DeliveryWorker {
   };
   readonly #waiting: WaitingStarts;
   readonly #clock = new DatabaseClock();
-  readonly #giveBacks: GiveBacks;
+  readonly #attempts: AttemptDelivery;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.#waiting = new WaitingStarts(deps.shares);
-    this.#giveBacks = new GiveBacks(
-      (attempts) => deps.store.release(attempts),
-      () => deps.backlog.poke(),
-      deps.logger,
-    );
+    this.#attempts = new AttemptDelivery(deps, this.#waiting);
   }
 
   /**
@@ -248,7 +231,7 @@ export class DeliveryWorker {
     for (const [attempt, dueAt] of dueTimes) {
       const delivery = this.#waiting
         .placeWhenDue(attempt, dueAt, attempt.scheduledAt.getTime())
-        .then((placed) => (placed ? this.#deliverPlaced(attempt, lease) : this.#handBack(attempt)))
+        .then((placed) => (placed ? this.#attempts.placed(attempt, lease) : this.#attempts.handBack(attempt)))
         .finally(() => {
           // Shares free when calls end, the capacity when outcomes are recorded: either may be what
           // due events wait for.
@@ -260,138 +243,17 @@ export class DeliveryWorker {
     return { more: filledARoom(claimed, snapshot, reserved), tookAllPlaces: claimed.length === reserved };
   }
 
-  /** Delivers an attempt that holds its place in the shares. */
-  #deliverPlaced(attempt: ClaimedAttempt, lease: LeaseWindow): Promise<void> {
-    const placedAt = performance.now();
-    // The shares count calls at their receivers: a place is free once the call has ended, while
-    // the process's capacity is held until its outcome is recorded.
-    const callEnded = (answer?: CallAnswer) => {
-      const ended = answer && { answer, ms: performance.now() - placedAt };
-      if (this.deps.shares.give(attempt, ended)) this.deps.backlog.poke();
-      this.#waiting.drain(attempt);
-      this.#waiting.startDue();
-    };
-    return this.#deliver(attempt, lease, callEnded);
-  }
-
-  /** Gives back a claimed attempt no call in flight here would make room for. Never rejects. */
-  #handBack(attempt: ClaimedAttempt): Promise<void> {
-    return this.#giveBacks.giveBack([attempt]);
-  }
-
   /** Wakes the claims waiting for room: the slots' and the backlog's. */
   #roomFreed(): void {
     this.deps.shares.wake();
     this.deps.backlog.poke();
   }
 
-  /** Never rejects: an unexpected error leaves the attempt to its lease (re-delivered after expiry). */
-  async #deliver(
-    attempt: ClaimedAttempt,
-    lease: LeaseWindow,
-    callEnded: (answer?: CallAnswer) => void,
-  ): Promise<void> {
-    let ended = false;
-    const end = (answer?: CallAnswer) => {
-      if (ended) return;
-      ended = true;
-      callEnded(answer);
-    };
-    try {
-      await this.#send(attempt, lease, end);
-    } catch (error) {
-      this.deps.logger.error(
-        { err: error, eventId: attempt.id, attempt: attempt.attempt },
-        'delivery failed unexpectedly',
-      );
-    } finally {
-      end();
-    }
-  }
-
-  async #send(
-    attempt: ClaimedAttempt,
-    lease: LeaseWindow,
-    callEnded: (answer?: CallAnswer) => void,
-  ): Promise<void> {
-    const { options, metrics, liveness } = this.deps;
-    const now = new Date();
-    if (isMissed(attempt.scheduledAt, options.missedToleranceMs, liveness.servedSince())) {
-      metrics.delivered('missed', 0);
-      // No call: its place goes to the next event at once, not after the outcome is written.
-      callEnded();
-      await this.#record(attempt, missedOutcome(attempt, now, options.missedToleranceMs), lease, false);
-      return;
-    }
-    // Past this, another worker may already have the attempt: it is handed back, never sent (docs/reference/behaviour.md#at-least-once).
-    const mayStart = () => liveness.holds(lease.epoch);
-    if (performance.now() > lease.sendBy || !mayStart()) {
-      await this.#release(attempt);
-      return;
-    }
-    metrics.inFlight.inc();
-    let outcome: WebhookOutcome | undefined;
-    const call = (traceHeaders?: Record<string, string>) =>
-      this.deps.sender.send(callOf(attempt, traceHeaders), mayStart);
-    try {
-      outcome = this.deps.tracing ? await this.deps.tracing.around(attempt, call) : await call();
-    } finally {
-      metrics.inFlight.dec();
-      // A call the SSRF guard refused never reached the origin.
-      callEnded(outcome && !outcome.permanent ? answerOf(outcome) : undefined);
-    }
-    if (!outcome) {
-      await this.#release(attempt);
-      return;
-    }
-    metrics.delivered(
-      outcome.ok ? 'success' : 'failure',
-      outcome.startedAt.getTime() - attempt.scheduledAt.getTime(),
-    );
-    await this.#record(attempt, outcome, lease, true);
-  }
-
-  async #record(
-    attempt: ClaimedAttempt,
-    outcome: WebhookOutcome,
-    lease: Pick<LeaseWindow, 'recordBy'>,
-    executed: boolean,
-  ): Promise<void> {
-    const record = planRecord(attempt, outcome, newEventId, { executed });
-    await this.deps.writer.add(record, lease.recordBy);
-  }
-
-  async #release(attempt: ClaimedAttempt): Promise<void> {
-    this.deps.logger.warn(
-      { eventId: attempt.id, attempt: attempt.attempt },
-      'gives back an attempt it may no longer start: its lease ran out or its liveness lock was lost',
-    );
-    await this.#giveBacks.giveBack([attempt]);
-  }
-
   /**
    * Recovers attempts whose lease expired: re-delivered (at least once), except one that keeps
    * losing its worker, which is recorded as a failed attempt (and retried per its policy).
    */
-  async recoverExpiredLeases(deadOwners: number[] = []): Promise<number> {
-    const { store, options } = this.deps;
-    const expired = await store.expiredLeases(RECOVERY_BATCH, deadOwners);
-    const requeue = expired.filter((attempt) => attempt.claimCount < MAX_CLAIMS);
-    const givingUp = expired.filter((attempt) => attempt.claimCount >= MAX_CLAIMS);
-    if (requeue.length > 0) {
-      await store.release(requeue);
-      this.deps.backlog.poke();
-    }
-    const lease = { recordBy: performance.now() + options.leaseMs };
-    await Promise.all(
-      givingUp.map((attempt) => this.#record(attempt, interruptedOutcome(attempt, new Date()), lease, true)),
-    );
-    if (expired.length > 0) {
-      this.deps.logger.warn(
-        { requeued: requeue.length, failed: givingUp.length },
-        'recovered expired delivery leases',
-      );
-    }
-    return expired.length;
+  recoverExpiredLeases(deadOwners: number[] = []): Promise<number> {
+    return this.#attempts.recoverExpiredLeases(deadOwners);
   }
 }
