@@ -57,12 +57,16 @@ export class WaitingStarts {
    * As {@link place}, once `dueAt` (on `performance.now()`'s clock) has come. Claimed ahead of its
    * time, the call counts meanwhile with those waiting for a place, so that the next claims leave
    * it room; its rate and its place are taken when it may start. `scheduledAt` (epoch ms) groups
-   * the calls of one time, whatever claim took them.
+   * the calls of one time, whatever claim took them: a call due already still starts after those
+   * of its time that an earlier claim set waiting.
    */
   async placeWhenDue(holder: Holder, dueAt: number, scheduledAt = dueAt): Promise<boolean> {
-    if (dueAt > performance.now()) {
+    const now = performance.now();
+    if (dueAt > now || this.#waits.has(scheduledAt)) {
       this.shares.queue(holder);
-      await this.#at(scheduledAt, dueAt);
+      const reached = this.#at(scheduledAt, dueAt);
+      if (dueAt <= now) this.startDue(now);
+      await reached;
       this.shares.unqueue(holder);
     }
     return this.place(holder);
