@@ -106,8 +106,8 @@ describe('WaitingStarts', () => {
   it('starts a call that comes due after the calls of its time that are waiting, though its own time has passed', async () => {
     // A later claim's reply came once the time had passed, while the first claim's calls for it still
     // waited for their timer (a loop busy with other calls runs it late): placed at once, its call
-    // took a place first, and the first claim's turns by team then filled the rest (fairness.int.test.ts,
-    // "calls per destination": 3 of the 4 first calls from one team).
+    // took a place first, and the first claim's turns by team then filled the rest: 3 of the 4 first
+    // calls from one team, the order fairness.int.test.ts's "calls per destination" once saw.
     const { started, wait } = callsOfOneTime(new Shares(100, 4));
     const now = performance.now();
     for (const name of ['a1', 'b1', 'a2', 'b2']) void wait(name.slice(0, 1), name, now + 60_000);

@@ -135,9 +135,10 @@ describe('calls per destination', () => {
     // Both teams were served in turn at that destination, not one after the other.
     const firstFour = target.requests.slice(0, 4).map((call) => String(call.headers['webhook-id']));
     const ofFirst = new Set(ids.slice(0, 8));
-    // Failed once in a full run, 3 of the first four from one team: a call already due when its claim
-    // came back started before the calls of its time still waiting from an earlier claim
-    // (waiting-starts.test.ts). Should it come back, the arrivals say in what order the teams came.
+    // Failed once in a full run, 3 of the first four from one team. One way to that order, since
+    // closed: a call already due when its claim came back started before the calls of its time still
+    // waiting from an earlier claim (waiting-starts.test.ts). Should it come back, the arrivals say
+    // in what order the teams came.
     const arrivals = target.requests.map(
       (call) =>
         `${ofFirst.has(String(call.headers['webhook-id'])) ? 'first' : 'second'}+${call.at - (target.requests[0]?.at ?? 0)}ms`,
