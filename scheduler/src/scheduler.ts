@@ -107,10 +107,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const backlog = new Wakeup(tuning.backlogEveryMs, tuning.backlogGatherMs);
   // A destination whose rate window reopens has waiting events to claim.
   shares.onRoom = () => backlog.poke();
-  const writer = new OutcomeWriter(store, logger, {
-    maxBatch: tuning.writeBatch,
-    maxDelayMs: tuning.writeDelayMs,
-  });
+  const writer = new OutcomeWriter(
+    store,
+    logger,
+    { maxBatch: tuning.writeBatch, maxDelayMs: tuning.writeDelayMs },
+    metrics,
+  );
   const worker = new DeliveryWorker({
     store,
     sender: options.sender,

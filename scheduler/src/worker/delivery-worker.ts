@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
-import type { DeliveryMetrics } from '../metrics.js';
+import type { ClaimLine, DeliveryMetrics } from '../metrics.js';
 import type { AttemptTracing, ClaimOptions, ClaimedAttempt, EventStore, Sender } from '../ports.js';
 import { isStaleSlot } from '../timer/slot-jobs.js';
 import { AttemptDelivery } from './attempt-delivery.js';
@@ -78,7 +78,7 @@ export class DeliveryWorker {
    * claim of one line may lease on shares a claim of the other is taking too: then more calls wait
    * for places ({@link WaitingStarts}), none more start.
    */
-  readonly #claiming: Record<'due' | 'backlog', Promise<unknown>> = {
+  readonly #claiming: Record<ClaimLine, Promise<unknown>> = {
     due: Promise.resolve(),
     backlog: Promise.resolve(),
   };
@@ -191,18 +191,23 @@ export class DeliveryWorker {
   }
 
   /** Claims what the shares allow; `more` when it may have left due events (it filled a room). */
-  async #claim(claim: Claim, chain: 'due' | 'backlog', inFlight: Set<Promise<void>>): Promise<ClaimResult> {
+  async #claim(claim: Claim, chain: ClaimLine, inFlight: Set<Promise<void>>): Promise<ClaimResult> {
     // A claim per place freed would cost a claim per delivery while the process is full.
     const { capacity, options } = this.deps;
     const kept = chain === 'backlog' ? placesKeptForDue(capacity.size) : 0;
     await capacity.room(kept + Math.min(options.claimBatch, fewestPlaces(capacity.size)));
-    const claimed = this.#claiming[chain].then(() => this.#claimNow(claim, inFlight, kept));
+    const claimed = this.#claiming[chain].then(() => this.#claimNow(claim, chain, inFlight, kept));
     this.#claiming[chain] = claimed.catch(() => undefined);
     return claimed;
   }
 
-  async #claimNow(claim: Claim, inFlight: Set<Promise<void>>, kept: number): Promise<ClaimResult> {
-    const { capacity, options, liveness, shares } = this.deps;
+  async #claimNow(
+    claim: Claim,
+    chain: ClaimLine,
+    inFlight: Set<Promise<void>>,
+    kept: number,
+  ): Promise<ClaimResult> {
+    const { capacity, options, liveness, shares, metrics } = this.deps;
     const owner = liveness.current();
     if (!owner) throw new Error('not claiming: this process does not hold its liveness lock');
     const reserved = capacity.reserve(Math.min(options.claimBatch, capacity.free - kept));
@@ -213,7 +218,8 @@ export class DeliveryWorker {
     let claimed: ClaimedAttempt[] = [];
     const snapshot = shares.snapshot();
     // Taken before the claim is sent: however long the process then stalls, the lease cannot start earlier.
-    const lease = leaseWindow(performance.now(), owner.epoch, options);
+    const started = performance.now();
+    const lease = leaseWindow(started, owner.epoch, options);
     try {
       claimed = await claim({
         limit: reserved,
@@ -223,6 +229,7 @@ export class DeliveryWorker {
         shares: snapshot,
         servedSince: liveness.servedSince(),
       });
+      metrics.claimed(chain, performance.now() - started);
     } finally {
       capacity.settle(reserved, claimed.length);
     }

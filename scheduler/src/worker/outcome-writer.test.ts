@@ -109,6 +109,30 @@ describe('OutcomeWriter', () => {
     expect(db.batches).toEqual([['1', '2'], ['2']]);
   });
 
+  it('times each batch written and counts its outcomes, a failed write not', async () => {
+    const db = gatedStore();
+    db.failNext(1);
+    const wrote: { ms: number; outcomes: number }[] = [];
+    const writer = new OutcomeWriter(
+      db.store,
+      logger,
+      { maxBatch: 2, maxDelayMs: 1 },
+      {
+        wrote: (ms, outcomes) => wrote.push({ ms, outcomes }),
+      },
+    );
+    const all = [1, 2, 3].map((id) => writer.add(record(id), FAR()));
+    for (let write = 1; write <= 3; write++) {
+      await db.waitForWrites(write);
+      if (write === 2) await new Promise((resolve) => setTimeout(resolve, 20));
+      db.open();
+    }
+    await Promise.all(all);
+    expect(db.batches).toEqual([['1', '2'], ['1', '2'], ['3']]);
+    expect(wrote.map(({ outcomes }) => outcomes)).toEqual([2, 1]);
+    expect(wrote[0]!.ms).toBeGreaterThanOrEqual(15);
+  });
+
   it('flush writes what is queued without waiting for the delay', async () => {
     const db = gatedStore();
     const writer = new OutcomeWriter(db.store, logger, { maxBatch: 100, maxDelayMs: 60_000 });

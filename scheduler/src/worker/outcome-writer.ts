@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { DeliveryMetrics } from '../metrics.js';
 import type { AttemptRecord, EventStore } from '../ports.js';
 
 interface Pending {
@@ -29,6 +30,7 @@ export class OutcomeWriter {
     private readonly store: Pick<EventStore, 'record'>,
     private readonly logger: Logger,
     private readonly options: OutcomeWriterOptions,
+    private readonly metrics?: Pick<DeliveryMetrics, 'wrote'>,
   ) {}
 
   /** Queues an outcome; resolves once it is written or dropped. */
@@ -71,7 +73,9 @@ export class OutcomeWriter {
     let live = batch;
     for (;;) {
       try {
+        const started = performance.now();
         await this.store.record(live.map((item) => item.record));
+        this.metrics?.wrote(performance.now() - started, live.length);
         break;
       } catch (error) {
         const now = performance.now();

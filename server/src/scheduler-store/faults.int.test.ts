@@ -113,14 +113,27 @@ describe('faults', () => {
       );
       const logs = processes.map((service) => service.output()).join('\n');
       expect(reclaimed.filter(({ id }) => !logs.includes(`"eventId":"${id}"`))).toEqual([]);
-      // Each process counts its own deliveries in /metrics; together they count every one.
-      const counted = await Promise.all(
-        processes.map(async (service) => {
-          const metrics = (await sendRequest(listeningUrl(service), 'GET', '/metrics')).text;
-          return Number(/^webhook_deliveries_total\{outcome="success"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
-        }),
-      );
-      expect(counted[0]! + counted[1]!).toBe(ids.length);
+      // Each process counts its own deliveries in /metrics; together they count every one, and
+      // write each outcome in one batch (counted once its write has returned); their claims are timed.
+      const totals = async () => {
+        const scraped = await Promise.all(
+          processes.map(
+            async (service) => (await sendRequest(listeningUrl(service), 'GET', '/metrics')).text,
+          ),
+        );
+        const total = (pattern: RegExp) =>
+          scraped.reduce((sum, metrics) => sum + Number(pattern.exec(metrics)?.[1] ?? 0), 0);
+        return {
+          delivered: total(/^webhook_deliveries_total\{outcome="success"\} (\d+)$/m),
+          written: total(/^webhook_outcome_batch_size_sum (\d+)$/m),
+          claimsTimed: total(/^webhook_claim_duration_seconds_count\{line="due"\} (\d+)$/m) > 0,
+        };
+      };
+      expect(await eventually(totals, (counted) => counted.written >= ids.length, 10_000)).toEqual({
+        delivered: ids.length,
+        written: ids.length,
+        claimsTimed: true,
+      });
     },
     FAULT_TEST_TIMEOUT_MS,
   );
