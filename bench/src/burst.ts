@@ -6,7 +6,8 @@
 //   service; measured at the first minute that starts 25 s or more after they were added.
 // Teams are skewed as in bench/scale (half the work to one team), origins taken in turn. Reported:
 // deliveries/s from the due instant to the last call's start, the calls' start lateness (the
-// service's records), CPU per delivery of the service and of PostgreSQL, and every call once.
+// service's records), CPU per delivery of the service and of PostgreSQL, the claims' and outcome
+// writes' times as the service's /metrics count them, and every call once.
 // Usage: npm run burst -w bench   (BURST_KINDS=events,crons BURST_SIZE=10000 BURST_TEAMS=100
 // BURST_ORIGINS=100 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another build)
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { Timers, newEventId, webhookOrigin } from '@webhook-scheduler/scheduler'
 import { postmasterPid, treeCpuMs } from './cpu.ts';
 import { type BenchService, startBenchService } from './destinations/bench-service.ts';
 import { portReceiverStats, saveReport, spread, startPortReceivers, waitFor } from './processes.ts';
+import { scrapeStatements, statementsBetween } from './service-statements.ts';
 import { skewedTeam } from './scale/workload.ts';
 import { addTeam } from './seed.ts';
 
@@ -95,6 +97,7 @@ async function round(kind: string) {
     const postgres = await postmasterPid(bench.dataDir);
     const service = bench.service.child.pid ?? 0;
     const cpuBefore = { service: await treeCpuMs(service), postgres: await treeCpuMs(postgres) };
+    const statementsBefore = await scrapeStatements(bench.url);
     const receivedBefore = (await portReceiverStats(PORT_BASE)).unique;
     await waitFor(
       async () => ((await portReceiverStats(PORT_BASE)).unique - receivedBefore >= SIZE ? true : undefined),
@@ -113,6 +116,7 @@ async function round(kind: string) {
       service: (await treeCpuMs(service)) - cpuBefore.service,
       postgres: (await treeCpuMs(postgres)) - cpuBefore.postgres,
     };
+    const statements = statementsBetween(statementsBefore, await scrapeStatements(bench.url));
     const starts = ended.map((row) => Number(row.ms));
     return {
       kind,
@@ -124,6 +128,7 @@ async function round(kind: string) {
         service: Math.round((cpuMs.service * 1000) / SIZE),
         postgres: Math.round((cpuMs.postgres * 1000) / SIZE),
       },
+      statements,
     };
   } finally {
     await bench.stop();

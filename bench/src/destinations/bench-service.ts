@@ -8,6 +8,8 @@ const PORT = Number(process.env.BENCH_PORT ?? 3490);
 const BATCH = 1000;
 
 export interface BenchService {
+  /** The service's base URL (its API, and /metrics). */
+  url: string;
   db: pg.Client;
   teamId: string;
   service: Running;
@@ -43,6 +45,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
   };
   return {
+    url: `http://127.0.0.1:${PORT}`,
     db,
     teamId: await firstTeamId(db),
     service,

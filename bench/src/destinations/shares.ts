@@ -3,6 +3,7 @@
 // over the same 10 s to another receiver. Deliveries/s of A with the defaults must stay ≥ 0.8× of the
 // lifted run's, and B's lateness p99 ≤ 25 ms meanwhile. DEST_SHARES_ROUNDS=defaults,lifted,… orders them.
 import { spread, waitFor } from '../processes.ts';
+import { scrapeStatements, statementsBetween } from '../service-statements.ts';
 import { addTeam, evenly, finished, insertEvents } from '../seed.ts';
 import type pg from 'pg';
 import { type ActivitySampler, sampleActivity } from './activity.ts';
@@ -34,6 +35,8 @@ interface Round {
   duplicates: number;
   failed: number;
   transactionsPerThousandDeliveries: number;
+  /** The claims' and outcome writes' times, as the service counts them (its /metrics). */
+  statements: ReturnType<typeof statementsBetween>;
   activity: Awaited<ReturnType<ActivitySampler['stop']>> | undefined;
 }
 
@@ -51,6 +54,7 @@ async function round(shares: string, aUrl: string, bUrl: string): Promise<Round>
     const sampler =
       process.env.DEST_SAMPLE_ACTIVITY === '1' ? sampleActivity(await bench.connect()) : undefined;
     const before = await transactions(db);
+    const statementsBefore = await scrapeStatements(bench.url);
     for (const [url, events] of [
       [aUrl, aEvents],
       [bUrl, B_EVENTS],
@@ -59,6 +63,7 @@ async function round(shares: string, aUrl: string, bUrl: string): Promise<Round>
       await waitFor(async () => ((await finished(db, url)).done >= events ? true : undefined), url);
     }
     const activity = await sampler?.stop();
+    const statements = statementsBetween(statementsBefore, await scrapeStatements(bench.url));
     const perThousand = Math.round(((await transactions(db)) - before) / ((aEvents + B_EVENTS) / 1000));
     const a = await readArrivals(...split(aUrl));
     const b = await readArrivals(...split(bUrl));
@@ -73,6 +78,7 @@ async function round(shares: string, aUrl: string, bUrl: string): Promise<Round>
       duplicates: a.duplicates + b.duplicates,
       failed,
       transactionsPerThousandDeliveries: perThousand,
+      statements,
       activity,
     };
   } finally {
