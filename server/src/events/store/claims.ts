@@ -85,12 +85,22 @@ export const SLOT_CANDIDATES = `candidates as (
 /** Due by the backlog claim's reckoning: now by the database clock, or within $14 ms of it. */
 const DUE_BY = `(${DATABASE_NOW} + $14 * interval '1 millisecond')`;
 
-/** A team's (`p.team_id`) oldest due rows within `range`, up to its room in the claim. */
-const teamDue = (range: string) => `select q.event_id as id, q.team_id, q.scheduled_at, q.destination
+/**
+ * A team's (`p.team_id`) oldest due rows from `from` on (and before `before`), up to its room in the
+ * claim. The bounds are on `(team_id, scheduled_at)`, which only the team's due index can take: on
+ * `scheduled_at` alone the planner, expecting the team's rows early (two teams in the statistics),
+ * read the due index of all teams and filtered by team, and a team due behind another's backlog read
+ * all of it (20,000 entries, 3 of a claim's 6 ms; bench/README.md, bench/destinations, 2026-11-29 23:10).
+ */
+const teamDue = (
+  from: string,
+  before?: string,
+) => `select q.event_id as id, q.team_id, q.scheduled_at, q.destination
       from event_queue q
       where q.lease_token is null and q.parked_until is null and q.team_id = p.team_id
-        and ${range} and q.scheduled_at <= ${DUE_BY}
-      -- team_id too, though fixed: the order of the team's due index, so the planner reads that.
+        and (q.team_id, q.scheduled_at) >= (p.team_id, ${from})
+        and (q.team_id, q.scheduled_at) <= (p.team_id, ${DUE_BY})
+        ${before ? `and (q.team_id, q.scheduled_at) < (p.team_id, ${before})` : ''}
       order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)`;
 
@@ -131,9 +141,9 @@ export const BACKLOG_CANDIDATES = `due_sample as (
     select c.* from due_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
-      (${teamDue('q.scheduled_at >= greatest($13::timestamptz, $12::timestamptz)')})
+      (${teamDue('greatest($13::timestamptz, $12::timestamptz)')})
       union all
-      (${teamDue('q.scheduled_at >= $13::timestamptz and q.scheduled_at < $12::timestamptz')})
+      (${teamDue('$13::timestamptz', '$12::timestamptz')})
       limit least(coalesce(r.room, $7), $1)
     ) c
   )`;

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { rawQuery } from '../shared/raw-query.js';
+import { claimBacklog } from './claims.js';
+
+// bench/destinations `shares`, 2026-11-29: with two teams in the queue's statistics, the planner
+// expected each team's rows early in the due index of all teams and read that, filtering by team. The
+// punctual team, due just after the other's 20,000, read all of them in every backlog claim.
+
+const BACKLOG = 3000;
+const PUNCTUAL = 3;
+
+let database: TestDatabase;
+let orm: MikroORM;
+let busy: string;
+let punctual: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  orm = await createOrm(database.connection, 2);
+  [busy, punctual] = [await makeTeam(orm.em.fork(), 'busy'), await makeTeam(orm.em.fork(), 'punctual')];
+  const due = Date.now() - 1000;
+  await makeDueEvents(orm.em.fork(), {
+    teamId: busy,
+    origin: 'https://busy.example.com',
+    count: BACKLOG,
+    at: new Date(due),
+  });
+  await makeDueEvents(orm.em.fork(), {
+    teamId: punctual,
+    origin: 'https://punctual.example.com',
+    count: PUNCTUAL,
+    at: new Date(due + 100),
+  });
+  await rawQuery(orm.em.fork(), 'analyze event_queue');
+});
+afterAll(async () => {
+  await orm.close();
+  await database.drop();
+});
+
+it("reads a team's due rows in its own range, not another team's due before them (backlog claim)", async () => {
+  const limit = 20;
+  const { claimed, reads } = await orm.em.fork().transactional(async (tx) => {
+    const read = async () => {
+      const [row] = await rawQuery<{ reads: string }>(
+        tx,
+        `select coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) as reads
+         from pg_index where indrelid = 'event_queue'::regclass`,
+      );
+      return Number(row?.reads);
+    };
+    const before = await read();
+    const claimed = await claimBacklog(tx, {
+      limit,
+      leaseMs: 60_000,
+      leaseToken: randomUUID(),
+      owner: 1,
+      shares: { teamMax: 1000, destinationMax: 1000, pairMax: 1000, teams: [], destinations: [], pairs: [] },
+    });
+    return { claimed, reads: (await read()) - before };
+  });
+  expect(claimed.filter((attempt) => attempt.teamId === punctual)).toHaveLength(PUNCTUAL);
+  // Each team's range up to the limit, the 100 oldest due to find the teams, the leases' probes:
+  // about 200 here; reading the busy team's backlog for the punctual one was over 3,000.
+  expect(reads).toBeLessThan(BACKLOG / 5);
+});
