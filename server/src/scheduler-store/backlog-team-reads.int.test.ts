@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeDueEvents, makeTeam } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { indexReads } from '../../test/index-reads.js';
 import { createOrm } from '../db/orm.js';
 import { rawQuery } from '../shared/raw-query.js';
 import { claimBacklog } from './claims.js';
@@ -44,26 +45,15 @@ afterAll(async () => {
 });
 
 it("reads a team's due rows in its own range, not another team's due before them (backlog claim)", async () => {
-  const limit = 20;
-  const { claimed, reads } = await orm.em.fork().transactional(async (tx) => {
-    const read = async () => {
-      const [row] = await rawQuery<{ reads: string }>(
-        tx,
-        `select coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) as reads
-         from pg_index where indrelid = 'event_queue'::regclass`,
-      );
-      return Number(row?.reads);
-    };
-    const before = await read();
-    const claimed = await claimBacklog(tx, {
-      limit,
+  const { result: claimed, reads } = await indexReads(orm, 'event_queue', (tx) =>
+    claimBacklog(tx, {
+      limit: 20,
       leaseMs: 60_000,
       leaseToken: randomUUID(),
       owner: 1,
       shares: { teamMax: 1000, destinationMax: 1000, pairMax: 1000, teams: [], destinations: [], pairs: [] },
-    });
-    return { claimed, reads: (await read()) - before };
-  });
+    }),
+  );
   expect(claimed.filter((attempt) => attempt.teamId === punctual)).toHaveLength(PUNCTUAL);
   // Each team's range up to the limit, the 100 oldest due to find the teams, the leases' probes:
   // about 200 here; reading the busy team's backlog for the punctual one was over 3,000.

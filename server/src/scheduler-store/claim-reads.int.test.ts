@@ -4,6 +4,7 @@ import type { ClaimShares } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDueEvents, makeTeam } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { countedDuring, indexReads } from '../../test/index-reads.js';
 import { createOrm } from '../db/orm.js';
 import { rawQuery } from '../shared/raw-query.js';
 import { claimBacklog, claimDue } from './claims.js';
@@ -31,41 +32,6 @@ const shares: ClaimShares = {
   destinations: [],
   pairs: [],
 };
-
-const QUEUE_INDEX_READS = `select coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) as reads,
-         coalesce(sum(pg_stat_get_xact_numscans(indexrelid)), 0) as scans
-  from pg_index where indrelid = 'event_queue'::regclass`;
-
-/**
- * What `claim` returned, and how each column of `counts` (a one-row statistics query) grew meanwhile.
- * Counted as a difference within the claim's transaction: a session's counts not yet reported
- * include its earlier transactions'.
- */
-async function countedDuring<T>(
-  counts: string,
-  claim: (tx: EntityManager) => Promise<T>,
-): Promise<{ result: T; grew: Record<string, number> }> {
-  return orm.em.fork().transactional(async (tx) => {
-    const [before] = await rawQuery<Record<string, string>>(tx, counts);
-    const result = await claim(tx);
-    const [after] = await rawQuery<Record<string, string>>(tx, counts);
-    const grew = Object.fromEntries(
-      Object.entries(after ?? {}).map(([column, value]) => [
-        column,
-        Number(value) - Number(before?.[column]),
-      ]),
-    );
-    return { result, grew };
-  });
-}
-
-/** Queue index entries and index scans `claim` read, with what it returned. */
-async function indexReads<T>(
-  claim: (tx: EntityManager) => Promise<T>,
-): Promise<{ result: T; reads: number; scans: number }> {
-  const { result, grew } = await countedDuring(QUEUE_INDEX_READS, claim);
-  return { result, reads: grew.reads ?? Number.NaN, scans: grew.scans ?? Number.NaN };
-}
 
 const DESTINATION_READS = `select seq_tup_read + coalesce(idx_tup_fetch, 0) as reads
   from pg_stat_xact_user_tables where relname = 'destinations'`;
@@ -96,7 +62,7 @@ afterAll(async () => {
 
 describe('a claim among many due events', () => {
   it('reads about the rows it looks at, not the whole due index (slot claim, with a paused destination)', async () => {
-    const { result, reads } = await indexReads((tx) =>
+    const { result, reads } = await indexReads(orm, 'event_queue', (tx) =>
       claimDue(tx, { ...claimOptions(), from: slotStart, before: new Date(slotStart.getTime() + 1000) }),
     );
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
@@ -111,7 +77,7 @@ describe('a claim among many due events', () => {
   });
 
   it('reads about the rows it looks at, not the whole due index (backlog claim)', async () => {
-    const { result, reads } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
+    const { result, reads } = await indexReads(orm, 'event_queue', (tx) => claimBacklog(tx, claimOptions()));
     expect(result).toHaveLength(LIMIT);
     // The look-ahead, and the 100 oldest due events read to find the teams with any due.
     expect(reads).toBeLessThan(200);
@@ -126,7 +92,7 @@ describe('a claim among many due events', () => {
       const team = await makeTeam(orm.em.fork(), `waiting ${n}`);
       await makeDueEvents(orm.em.fork(), { teamId: team, origin: BUSY, count: 2, at: later });
     }
-    const { result, scans } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
+    const { result, scans } = await indexReads(orm, 'event_queue', (tx) => claimBacklog(tx, claimOptions()));
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
     // The waiting teams' probes alone, not their due ranges too: 86 index scans here, 166 with them.
     expect(scans).toBeLessThan(3 * WAITING_TEAMS);
@@ -139,7 +105,7 @@ describe('a claim among many due events', () => {
          select event_id from event_queue where team_id = $1 and lease_token is null order by scheduled_at offset 10)`,
       [teamA],
     );
-    const { result, scans } = await indexReads((tx) => claimBacklog(tx, claimOptions()));
+    const { result, scans } = await indexReads(orm, 'event_queue', (tx) => claimBacklog(tx, claimOptions()));
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
     // The due index's range, team A's ranges and the probes of the rows leased: 54 with a probe per team.
     expect(scans).toBeLessThan(20);
@@ -167,7 +133,7 @@ describe('a claim among many due events', () => {
         });
     };
     const read = async (claim: (tx: EntityManager) => Promise<unknown[]>) => {
-      const { result, grew } = await countedDuring(DESTINATION_READS, claim);
+      const { result, grew } = await countedDuring(orm, DESTINATION_READS, claim);
       return { claimed: result.length, reads: grew.reads ?? Number.NaN };
     };
     const options = { ...claimOptions(), limit: 500 };

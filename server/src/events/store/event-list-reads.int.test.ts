@@ -3,6 +3,7 @@ import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCron, makeTeam } from '../../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
+import { indexReads } from '../../../test/index-reads.js';
 import { createOrm } from '../../db/orm.js';
 import { rawQuery } from '../../shared/raw-query.js';
 import { type EventFilter, pageOfEventsInChunks } from './event-queries.js';
@@ -24,19 +25,15 @@ let orm: MikroORM;
 let teamId: string;
 let cronId: string;
 
-const EVENT_INDEX_READS = `select coalesce(sum(pg_stat_get_xact_tuples_returned(indexrelid)), 0) as reads
-  from pg_index where indrelid = 'events'::regclass`;
-
 /** The first page and the `events` index entries read for it, counted within its transaction. */
 async function firstPage(filter: EventFilter, sort: EventSort): Promise<{ rows: EventRow[]; reads: number }> {
-  return orm.em.fork().transactional(async (tx) => {
-    const [before] = await rawQuery<{ reads: string }>(tx, EVENT_INDEX_READS);
-    const rows: EventRow[] = [];
+  const { result: rows, reads } = await indexReads(orm, 'events', async (tx) => {
+    const page: EventRow[] = [];
     for await (const chunk of pageOfEventsInChunks(tx, filter, { page: 0, limit: PAGE, sort }))
-      rows.push(...chunk);
-    const [after] = await rawQuery<{ reads: string }>(tx, EVENT_INDEX_READS);
-    return { rows, reads: Number(after?.reads) - Number(before?.reads) };
+      page.push(...chunk);
+    return page;
   });
+  return { rows, reads };
 }
 
 beforeAll(async () => {
