@@ -17,7 +17,7 @@ interface Histogram {
 /** The three histograms at one moment, the claims by line. */
 export type StatementsSnapshot = Map<string, Histogram>;
 
-export interface StatementTimes {
+interface StatementTimes {
   count: number;
   meanMs: number;
   /** The least bucket bound that holds half / 99 % of them (null past the last bound). */
@@ -38,7 +38,7 @@ function parseLine(
 }
 
 /** The histograms in a /metrics text: the claims' keyed `claims:<line>`, the writes' and batches' by name. */
-export function parseStatements(text: string): StatementsSnapshot {
+function parseStatements(text: string): StatementsSnapshot {
   const snapshot: StatementsSnapshot = new Map();
   for (const line of text.split('\n')) {
     const parsed = parseLine(line);
