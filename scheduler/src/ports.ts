@@ -212,4 +212,9 @@ export interface EventStore {
   destinationLimits(): Promise<DestinationLimit[]>;
   /** Pending events already due (for the backlog gauge). */
   dueBacklog(): Promise<number>;
+  /**
+   * Readies the storage for the statements of every delivery (claims, outcomes), before the first:
+   * taken cold, the first burst after a start waits for it.
+   */
+  warmUp(): Promise<void>;
 }

@@ -193,6 +193,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       await owners.start();
       await owners.refreshPeers();
       shares.splitDestinations(owners.liveProcesses);
+      await store.warmUp().catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not ready the database connections for deliveries');
+      });
       backlogLoop = worker.runBacklog(stopping.signal);
       await timer.start();
       watching = setInterval(watchOnce, tuning.livenessEveryMs);

@@ -190,6 +190,10 @@ export class MemoryEventStore implements EventStore {
     return Promise.resolve(this.#due().length);
   }
 
+  warmUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
   #pending(): MemoryEvent[] {
     return [...this.#events.values()].filter((event) => event.status === 'pending');
   }

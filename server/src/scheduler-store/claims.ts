@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClaimOptions, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { HELD_DESTINATIONS, lastAnswer } from '../destinations/store/destination-holds.js';
@@ -9,7 +10,7 @@ import {
   PARK_HELD,
   SLOT_CANDIDATES,
 } from '../events/store/claims.js';
-import { preparedQuery } from '../shared/raw-query.js';
+import { type PreparedCall, preparedQuery } from '../shared/raw-query.js';
 
 /**
  * The scheduler's claims: leases on due events' queue rows, within the teams' and destinations'
@@ -151,4 +152,20 @@ export async function claimBacklog(
     options.aheadMs ?? 0,
   ]);
   return rows.map(toAttempt);
+}
+
+/** Both claims with nothing to take: no room anywhere, limit 0 ({@link prepareOnEveryConnection}). */
+export function claimsTakingNothing(): PreparedCall[] {
+  const now = new Date();
+  const params = claimParams({
+    limit: 0,
+    leaseMs: 1,
+    leaseToken: randomUUID(),
+    owner: 0,
+    shares: { teamMax: 0, destinationMax: 0, pairMax: 0, teams: [], destinations: [], pairs: [] },
+  });
+  return [
+    { sql: SLOT_CLAIM, params: [...params, now, now, 0] },
+    { sql: BACKLOG_CLAIM, params: [...params, now, 0] },
+  ];
 }

@@ -12,6 +12,7 @@ import { dueBacklog } from '../events/store/queue-load.js';
 import { claimBacklog, claimDue } from './claims.js';
 import { releaseDestinations } from './destination-reconcile.js';
 import { recordOutcomes } from './record-outcomes.js';
+import { warmUpConnections } from './warm-up.js';
 
 /** How destinations' circuits break (`CIRCUIT_FAILURES`). */
 export interface DestinationPolicy {
@@ -67,5 +68,6 @@ export function createEventStore(orm: MikroORM, timers: Timers, policy: Destinat
     releaseDestinations: () => releaseDestinations(em()),
     destinationLimits: () => destinationLimits(em()),
     dueBacklog: () => dueBacklog(em()),
+    warmUp: () => warmUpConnections(em()),
   };
 }

@@ -14,7 +14,7 @@ import {
 } from '../events/store/outcome-statement.js';
 import { type PendingEvent, insertPendingEvents } from '../events/store/pending-events.js';
 import { appendDeliveryMinutes } from '../overview/store/delivery-minutes.js';
-import { preparedQuery, rawQuery } from '../shared/raw-query.js';
+import { type PreparedCall, preparedQuery, rawQuery } from '../shared/raw-query.js';
 import { joinTeam } from '../teams/team-fragments.js';
 
 // The end of a delivery: an original that needs no retry, or a retry that settles its original.
@@ -44,6 +44,9 @@ const RECORD = `with ${INPUT}, cron_locks as (
   select 'cron.paused', c.id, false, null, c.team_id, t.alert_url, ${cronPausedData('c')}
   from counted c ${joinTeam('t', 'c.team_id')}
   where c.paused`;
+
+/** {@link recordOutcomes} of no outcome ({@link prepareOnEveryConnection}). */
+export const noOutcomesRecorded: PreparedCall = { sql: RECORD, params: [outcomeInput([])] };
 
 interface RecordRow {
   kind: 'recorded' | 'event.failed' | 'cron.paused';

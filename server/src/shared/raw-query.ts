@@ -64,6 +64,33 @@ export async function preparedQuery<T>(
   return result.rows as T[];
 }
 
+/** A statement and its parameters, for {@link prepareOnEveryConnection}. */
+export interface PreparedCall {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/**
+ * Runs `calls` as {@link preparedQuery} on every connection of the pool, each connection held until
+ * all ran theirs, so that none runs another's. A backend prepares each named statement anew and
+ * reads the catalog of each table, index and trigger function it touches on first use.
+ */
+export async function prepareOnEveryConnection(em: EntityManager, calls: PreparedCall[]): Promise<void> {
+  const pool = await poolOf(em);
+  const clients = await Promise.all(Array.from({ length: pool.options.max ?? 1 }, () => pool.connect()));
+  try {
+    await Promise.all(
+      clients.map(async (client) => {
+        for (const { sql, params } of calls) {
+          await client.query({ name: statementName(sql), text: sql, values: [...params] });
+        }
+      }),
+    );
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
 /** `$from, …, $(from + count - 1)`: the placeholders of one row's values. */
 export const placeholders = (count: number, from = 1): string =>
   Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { preparedQuery, rawQuery } from '../../shared/raw-query.js';
+import { type PreparedCall, preparedQuery, rawQuery } from '../../shared/raw-query.js';
 import {
   type CircuitSettings,
   type DestinationHealth,
@@ -68,6 +68,29 @@ function summaryOf(group: Group) {
   };
 }
 
+const NOTE_CALLS = `with input as (
+     select * from jsonb_to_recordset($1::jsonb) as i(team_id uuid, origin text, last_call_at timestamptz,
+       last_status text, last_response_status int, hours jsonb)
+   ), counted as (
+     insert into destination_hours (team_id, origin, hour, calls, failures, xid)
+     select i.team_id, i.origin, h.hour, h.calls, h.failures, pg_current_xact_id()
+     from input i cross join jsonb_to_recordset(i.hours) as h(hour timestamptz, calls int, failures int)
+   ), noted as (
+     insert into destinations as d (team_id, origin, last_call_at, last_status, last_response_status, created_at, updated_at)
+     select team_id, origin, last_call_at, last_status, last_response_status, clock_timestamp(), clock_timestamp()
+     from input order by team_id, origin
+     on conflict (team_id, origin) do update set
+       last_call_at = greatest(d.last_call_at, excluded.last_call_at),
+       -- Another process may record an earlier call after this one: the latest call's answer stays.
+       last_status = case when excluded.last_call_at >= coalesce(d.last_call_at, '-infinity')
+                          then excluded.last_status else d.last_status end,
+       last_response_status = case when excluded.last_call_at >= coalesce(d.last_call_at, '-infinity')
+                                   then excluded.last_response_status else d.last_response_status end
+     returning ${DESTINATION_COLUMNS}
+   )
+   select * from noted d
+   where d.consecutive_failures > 0 or d.circuit <> 'closed' or d.retry_after_until is not null`;
+
 /**
  * The last call and the hourly counts of each destination, written whatever its health (one
  * statement, no transaction): the destination's row made or updated, the counts appended. Returns
@@ -75,33 +98,11 @@ function summaryOf(group: Group) {
  * planning took as long as its run (0.16–0.24 ms each; bench/README.md, 2026-11-29 08:45).
  */
 async function noteCalls(em: EntityManager, groups: Group[]): Promise<DestinationRow[]> {
-  return preparedQuery<DestinationRow>(
-    em,
-    `with input as (
-       select * from jsonb_to_recordset($1::jsonb) as i(team_id uuid, origin text, last_call_at timestamptz,
-         last_status text, last_response_status int, hours jsonb)
-     ), counted as (
-       insert into destination_hours (team_id, origin, hour, calls, failures, xid)
-       select i.team_id, i.origin, h.hour, h.calls, h.failures, pg_current_xact_id()
-       from input i cross join jsonb_to_recordset(i.hours) as h(hour timestamptz, calls int, failures int)
-     ), noted as (
-       insert into destinations as d (team_id, origin, last_call_at, last_status, last_response_status, created_at, updated_at)
-       select team_id, origin, last_call_at, last_status, last_response_status, clock_timestamp(), clock_timestamp()
-       from input order by team_id, origin
-       on conflict (team_id, origin) do update set
-         last_call_at = greatest(d.last_call_at, excluded.last_call_at),
-         -- Another process may record an earlier call after this one: the latest call's answer stays.
-         last_status = case when excluded.last_call_at >= coalesce(d.last_call_at, '-infinity')
-                            then excluded.last_status else d.last_status end,
-         last_response_status = case when excluded.last_call_at >= coalesce(d.last_call_at, '-infinity')
-                                     then excluded.last_response_status else d.last_response_status end
-       returning ${DESTINATION_COLUMNS}
-     )
-     select * from noted d
-     where d.consecutive_failures > 0 or d.circuit <> 'closed' or d.retry_after_until is not null`,
-    [JSON.stringify(groups.map(summaryOf))],
-  );
+  return preparedQuery<DestinationRow>(em, NOTE_CALLS, [JSON.stringify(groups.map(summaryOf))]);
 }
+
+/** {@link noteCalls} of no call ({@link prepareOnEveryConnection}). */
+export const noCallsNoted: PreparedCall = { sql: NOTE_CALLS, params: ['[]'] };
 
 /**
  * Keeps the destinations' health after recorded calls (docs/reference/behaviour.md#circuit-breaker): the streak of failed calls,

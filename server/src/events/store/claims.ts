@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { asDate, preparedQuery } from '../../shared/raw-query.js';
+import { type PreparedCall, asDate, preparedQuery } from '../../shared/raw-query.js';
 import { callColumns, joinTeam } from '../../teams/team-fragments.js';
 import { ATTEMPT_COLUMNS } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
@@ -148,6 +148,10 @@ export const BACKLOG_CANDIDATES = `due_sample as (
     ) c
   )`;
 
+const NEXT_DUE = `select min(scheduled_at) as next from event_queue
+  where lease_token is null and parked_until is null and scheduled_at < $2
+    and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW} + $3 * interval '1 millisecond')`;
+
 /**
  * When the next pending event of `[from, before)` falls due that is not due yet, nor within
  * `aheadMs` of it; or null.
@@ -158,15 +162,12 @@ export async function nextDueAt(
   before: Date,
   aheadMs = 0,
 ): Promise<Date | null> {
-  const [row] = await preparedQuery<{ next: Date | string | null }>(
-    em,
-    `select min(scheduled_at) as next from event_queue
-     where lease_token is null and parked_until is null and scheduled_at < $2
-       and scheduled_at >= greatest($1::timestamptz, ${DATABASE_NOW} + $3 * interval '1 millisecond')`,
-    [from, before, aheadMs],
-  );
+  const [row] = await preparedQuery<{ next: Date | string | null }>(em, NEXT_DUE, [from, before, aheadMs]);
   return row?.next ? asDate(row.next) : null;
 }
+
+/** {@link nextDueAt} of an empty range ({@link prepareOnEveryConnection}). */
+export const nextDueOfNothing: PreparedCall = { sql: NEXT_DUE, params: [new Date(0), new Date(0), 0] };
 
 /** The seconds (Unix) in which pending events not in flight fall due within `[from, before)`. */
 export async function pendingSlots(em: EntityManager, from: Date, before: Date): Promise<number[]> {

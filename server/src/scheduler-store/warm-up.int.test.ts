@@ -1,0 +1,61 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { createOrm } from '../db/orm.js';
+import { rawQuery } from '../shared/raw-query.js';
+import { warmUpConnections } from './warm-up.js';
+
+const POOL_SIZE = 3;
+
+let database: TestDatabase;
+let orm: MikroORM;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  orm = await createOrm(database.connection, POOL_SIZE);
+});
+afterAll(async () => {
+  await orm.close();
+  await database.drop();
+});
+
+/** The statements each connection of the pool has prepared, all connections held at once. */
+async function preparedPerConnection(): Promise<string[][]> {
+  const pool = await orm.em.getConnection().getNativeClient();
+  const clients = await Promise.all(Array.from({ length: POOL_SIZE }, () => pool.connect()));
+  try {
+    return await Promise.all(
+      clients.map(async (client) => {
+        const { rows } = await client.query<{ statement: string }>(
+          'select statement from pg_prepared_statements',
+        );
+        return rows.map((row) => row.statement);
+      }),
+    );
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
+describe('the warm-up of the scheduler’s connections', () => {
+  it('prepares the claims, the outcome write and the next-due probe on every connection, changing nothing', async () => {
+    expect((await preparedPerConnection()).flat()).toEqual([]);
+    await warmUpConnections(orm.em.fork());
+    const prepared = await preparedPerConnection();
+    expect(prepared).toHaveLength(POOL_SIZE);
+    for (const statements of prepared) {
+      expect(statements.filter((sql) => sql.startsWith('/* claim due events */'))).toHaveLength(2);
+      expect(
+        statements.some((sql) =>
+          sql.includes('jsonb_to_recordset($1::jsonb) as i(\n      id uuid, lease_token'),
+        ),
+      ).toBe(true);
+      expect(statements.some((sql) => sql.startsWith('select min(scheduled_at) as next'))).toBe(true);
+    }
+    const [written] = await rawQuery<{ n: string }>(
+      orm.em.fork(),
+      'select (select count(*) from destinations) + (select count(*) from event_counts) as n',
+    );
+    expect(Number(written?.n)).toBe(0);
+  });
+});
