@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
@@ -57,5 +58,21 @@ describe('the warm-up of the scheduler’s connections', () => {
       'select (select count(*) from destinations) + (select count(*) from event_counts) as n',
     );
     expect(Number(written?.n)).toBe(0);
+  });
+
+  it('gives back the connections it opened when PostgreSQL refuses one', async () => {
+    const role = `ws_warm_${randomBytes(4).toString('hex')}`;
+    await rawQuery(orm.em.fork(), `create role ${role} login connection limit 2`);
+    await rawQuery(orm.em.fork(), `grant all on all tables in schema public to ${role}`);
+    const limited = await createOrm({ ...database.connection, user: role }, 4);
+    try {
+      await expect(warmUpConnections(limited.em.fork())).rejects.toThrow();
+      const [row] = await rawQuery<{ one: number }>(limited.em.fork(), 'select 1 as one');
+      expect(row?.one).toBe(1);
+    } finally {
+      await limited.close();
+      await rawQuery(orm.em.fork(), `drop owned by ${role}`);
+      await rawQuery(orm.em.fork(), `drop role ${role}`);
+    }
   });
 });

@@ -77,7 +77,12 @@ export interface PreparedCall {
  */
 export async function prepareOnEveryConnection(em: EntityManager, calls: PreparedCall[]): Promise<void> {
   const pool = await poolOf(em);
-  const clients = await Promise.all(Array.from({ length: pool.options.max ?? 1 }, () => pool.connect()));
+  const opened = await Promise.allSettled(
+    Array.from({ length: pool.options.max ?? 1 }, () => pool.connect()),
+  );
+  // Those opened are given back whatever failed: a connection refused (max_connections) must not
+  // keep the others out of the pool.
+  const clients = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   try {
     await Promise.all(
       clients.map(async (client) => {
@@ -89,6 +94,8 @@ export async function prepareOnEveryConnection(em: EntityManager, calls: Prepare
   } finally {
     for (const client of clients) client.release();
   }
+  const refused = opened.find((result) => result.status === 'rejected');
+  if (refused) throw new Error('could not open every connection of the pool', { cause: refused.reason });
 }
 
 /** `$from, …, $(from + count - 1)`: the placeholders of one row's values. */
