@@ -79,11 +79,6 @@ export interface ClaimShares {
      * destination with none to the backlog's claim. Unset: `room`.
      */
     free?: number;
-    /**
-     * This process saw the team's calls there answer, and none fail since: the claim does not cap it
-     * as an origin not known to answer (`untriedMax`), whose record lags by an outcome write.
-     */
-    answered?: boolean;
   }[];
 }
 

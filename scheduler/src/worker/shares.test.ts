@@ -189,9 +189,7 @@ describe('Shares, calls leased ahead', () => {
     busy(shares);
     const snapshot = shares.snapshot();
     // Its places finish ~2,500 calls in 100 ms: eight rounds of 50, none free for a slot's claim.
-    expect(snapshot.pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 50, room: 400, free: 0, answered: true },
-    ]);
+    expect(snapshot.pairs).toEqual([{ teamId: 'a', origin: 'http://x:1', held: 50, room: 400, free: 0 }]);
     expect(snapshot.destinations).toEqual([{ origin: 'http://x:1', room: 400 }]);
     expect(snapshot.teams).toEqual([{ teamId: 'a', room: 200 }]);
   });
@@ -202,14 +200,14 @@ describe('Shares, calls leased ahead', () => {
     shares.give(a, { answer: 'answered', ms: 1000 });
     // One place free, too few for a slot's claim (a refill batch is 9); four calls ahead.
     expect(shares.snapshot().pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 36, room: 5, free: 0, answered: true },
+      { teamId: 'a', origin: 'http://x:1', held: 36, room: 5, free: 0 },
     ]);
     shares.setLimits(
       [{ teamId: 'a', origin: 'http://x:1', maxInFlight: null, rate: { requests: 1000, perMs: 1000 } }],
       1,
     );
     expect(shares.snapshot().pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 36, room: 1, free: 1, answered: true },
+      { teamId: 'a', origin: 'http://x:1', held: 36, room: 1, free: 1 },
     ]);
   });
 
@@ -219,7 +217,7 @@ describe('Shares, calls leased ahead', () => {
     for (let i = 0; i < 400; i++) shares.queue(a);
     expect(shares.startable(a)).toBe('wait');
     expect(shares.snapshot().pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 450, room: 0, free: 0, answered: true },
+      { teamId: 'a', origin: 'http://x:1', held: 450, room: 0, free: 0 },
     ]);
     // Each call that ends starts a waiting one: the claim refills once a quarter of 450 has gone.
     const refills: boolean[] = [];
@@ -231,7 +229,7 @@ describe('Shares, calls leased ahead', () => {
     }
     expect(refills.indexOf(true)).toBe(111);
     expect(shares.snapshot().pairs).toEqual([
-      { teamId: 'a', origin: 'http://x:1', held: 337, room: 113, free: 0, answered: true },
+      { teamId: 'a', origin: 'http://x:1', held: 337, room: 113, free: 0 },
     ]);
   });
 
@@ -242,7 +240,7 @@ describe('Shares, calls leased ahead', () => {
       busy(shares);
       for (let i = 0; i < 50; i++) shares.give(a, quick);
       expect(shares.snapshot().pairs).toEqual([
-        { teamId: 'a', origin: 'http://x:1', held: 0, room: 450, free: 50, answered: true },
+        { teamId: 'a', origin: 'http://x:1', held: 0, room: 450, free: 50 },
       ]);
       vi.advanceTimersByTime(1000);
       expect(shares.snapshot().pairs).toEqual([]);
@@ -263,18 +261,5 @@ describe('Shares, calls leased ahead', () => {
     expect(shares.startable(a)).toBe('wait');
     shares.give(a, { answer: 'down', ms: 1 });
     expect(shares.startable(a)).toBe('back');
-  });
-
-  it('says which teams’ calls to a destination answered here and have not failed since, for the claims’ cap on untried origins', () => {
-    const shares = new Shares(250, 50, 10);
-    const answered = () => shares.snapshot().pairs.map((pair) => pair.answered ?? false);
-    shares.take(a);
-    shares.take(a);
-    expect(answered()).toEqual([false]);
-    shares.give(a, quick);
-    expect(answered()).toEqual([true]);
-    shares.give(a, { answer: 'down', ms: 1 });
-    shares.take(a);
-    expect(answered()).toEqual([false]);
   });
 });

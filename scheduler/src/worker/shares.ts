@@ -118,7 +118,7 @@ export class Shares {
   snapshot(): ClaimShares {
     const pairMax = this.pairMax;
     const now = performance.now();
-    const pairs = new Map<string, { held: number; room: number; free: number; answered?: boolean }>();
+    const pairs = new Map<string, { held: number; room: number; free: number }>();
     const destinationsAhead = new Map<string, number>();
     this.#forgetLately(now);
     for (const key of keysOf(this.#pairs, this.#queued.pairs, this.#lately)) {
@@ -128,8 +128,7 @@ export class Shares {
       const queued = this.#queued.pairs.get(key) ?? 0;
       const places = this.#pairRoom(key, held, now) - queued;
       const free = this.#slotFree(key, Math.max(0, places), now);
-      const answered = this.#untried.answered(key) ? { answered: true } : {};
-      pairs.set(key, { held: held + queued, room: Math.max(0, places + ahead), free, ...answered });
+      pairs.set(key, { held: held + queued, room: Math.max(0, places + ahead), free });
     }
     for (const key of [...this.#limits.keys(), ...this.#untried.down()]) {
       if (pairs.has(key)) continue;

@@ -53,11 +53,6 @@ export class UntriedOrigins {
     return now - downs.at >= ONE_AGAIN_AFTER_MS ? 1 : 0;
   }
 
-  /** Whether the team's calls to the origin answered here, and none failed since. */
-  answered(key: string): boolean {
-    return this.#answered.has(key) && !this.#downs.has(key);
-  }
-
   /** Notes how a call of the team at the origin ended. */
   note(key: string, answer: CallAnswer, now: number): void {
     if (answer === 'answered') {

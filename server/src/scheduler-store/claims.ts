@@ -34,22 +34,19 @@ function claimStatement(candidates: string): string {
     ), destination_room as (
       select * from jsonb_to_recordset($6::jsonb) as r(origin text, room int)
     ), pair_room as (
-      select * from jsonb_to_recordset($9::jsonb)
-        as r(team_id uuid, origin text, held int, room int, free int, answered boolean)
+      select * from jsonb_to_recordset($9::jsonb) as r(team_id uuid, origin text, held int, room int, free int)
     ), ${HELD_DESTINATIONS}, ${candidates}, ${PARK_HELD}, claimable as (
       select c.* from candidates c
       where not exists (select 1 from held h where h.team_id = c.team_id and h.origin = c.destination
                                                   and c.id is distinct from h.probe_event_id)
     ), untried as materialized (
-      -- Teams at origins with no recorded call, or whose recorded calls failed since the last answer,
-      -- unless this process saw them answer since (the record lags by an outcome write): no more
-      -- calls at once than may fail before the circuit opens. Materialized, so each pair is probed
-      -- once: inlined, the planner probed every pair again for each candidate (a slot claim of 500
-      -- among 248 pairs: 124,000 probes, 250 ms).
+      -- Teams at origins with no recorded call, or whose recorded calls failed since the last answer:
+      -- no more calls at once than may fail before the circuit opens. Materialized, so each pair is
+      -- probed once: inlined, the planner probed every pair again for each candidate (a slot claim
+      -- of 500 among 248 pairs: 124,000 probes, 250 ms).
       select pairs.team_id, pairs.destination from (select distinct team_id, destination from claimable) pairs
       left join ${lastAnswer('pairs.team_id', 'pairs.destination', 'recorded')} on true
       where recorded.answered is not true
-        and (pairs.team_id, pairs.destination) not in (select team_id, origin from pair_room where answered)
     ), in_turn as (
       select c.*, c.scheduled_at < $12::timestamptz as due_while_down,
         row_number() over (partition by c.team_id order by c.scheduled_at < $12::timestamptz, c.scheduled_at) as team_rank,
@@ -100,13 +97,12 @@ function claimParams(options: ClaimOptions): unknown[] {
     shares.teamMax,
     shares.destinationMax,
     JSON.stringify(
-      shares.pairs.map(({ teamId, origin, held, room, free, answered }) => ({
+      shares.pairs.map(({ teamId, origin, held, room, free }) => ({
         team_id: teamId,
         origin,
         held,
         room,
         free: free ?? room,
-        answered: answered ?? false,
       })),
     ),
     shares.pairMax,

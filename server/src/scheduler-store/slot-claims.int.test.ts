@@ -6,7 +6,6 @@ import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { createOrm } from '../db/orm.js';
 import { rawQuery } from '../shared/raw-query.js';
 import { claimDue } from './claims.js';
-import type { ClaimShares } from '@webhook-scheduler/scheduler';
 
 // bench/destinations: team A's backlog to an origin, at its share of that origin, filled a slot
 // claim's look-ahead, and team B's events due in the same second to the same origin waited seconds.
@@ -60,7 +59,7 @@ describe('a claim for an origin not known to answer', () => {
   const FRESH = 'https://fresh.example.com';
   // A slot of its own: the other teams' events are not among its candidates.
   const freshSlot = new Date(slotStart.getTime() - 2000);
-  const claimFresh = (pairs: ClaimShares['pairs'] = []) =>
+  const claimFresh = () =>
     claimDue(orm.em.fork(), {
       limit: 100,
       leaseMs: 60_000,
@@ -75,7 +74,7 @@ describe('a claim for an origin not known to answer', () => {
         untriedMax: 10,
         teams: [],
         destinations: [],
-        pairs,
+        pairs: [],
       },
     });
 
@@ -89,14 +88,5 @@ describe('a claim for an origin not known to answer', () => {
       [team, FRESH],
     );
     expect(await claimFresh()).toHaveLength(20);
-  });
-
-  it('takes the share at once for a team whose calls this process saw answer, before that is recorded', async () => {
-    const team = await makeTeam(orm.em.fork(), 'answered here');
-    const origin = 'https://answered.example.com';
-    await makeDueEvents(orm.em.fork(), { teamId: team, origin, count: 30, at: freshSlot });
-    const pair = { teamId: team, origin, held: 0, room: 750 };
-    expect(await claimFresh([pair])).toHaveLength(10);
-    expect(await claimFresh([{ ...pair, held: 10, answered: true }])).toHaveLength(20);
   });
 });
