@@ -8,9 +8,9 @@ import { noOutcomesRecorded } from './record-outcomes.js';
 /**
  * Runs the statements of every delivery, with nothing to claim or record, on each connection of
  * the pool before the scheduler serves. Each connection prepares and plans them anew and reads the
- * catalog of what they touch on first use: after a start, the first burst's claims took 40–100 ms
- * against 1–3 ms once warm, and a punctual team's first events waited for them (bench/README.md,
- * bench/destinations, 2026-11-30).
+ * catalog of what they touch on first use: a connection's first claim took 40–59 ms against 6–9 ms
+ * for its second, and after a start a punctual team's first events waited for such claims
+ * (bench/README.md, bench/destinations, 2026-11-30).
  */
 export function warmUpConnections(em: EntityManager): Promise<void> {
   return prepareOnEveryConnection(em, [
