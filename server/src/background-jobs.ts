@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { foldCronCounts } from './crons/cron-counts.js';
+import { keepLastRunsBefore } from './crons/cron-store.js';
 import { foldDestinationCounts } from './destinations/store/destination-folding.js';
 import { foldCounterShards } from './events/store/counter-shards.js';
 import { foldEventCounts } from './events/store/event-counts.js';
@@ -33,6 +34,7 @@ export function startBackgroundJobs(
     createRetentionJob({
       ...setting('retention'),
       retentionFor: teamRetention(db.orm, config.teamLimits),
+      beforeExpiring: keepLastRunsBefore,
       registry,
     }),
     createFoldingJob({

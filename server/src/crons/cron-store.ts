@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { asDate, asDateOrNull, jsonParam, placeholders, rawQuery } from '../shared/raw-query.js';
+import { latestRunOf } from '../events/store/cron-runs.js';
 import type { CronFields } from './cron.rules.js';
 import { REQUEST_COLUMN_NAMES, type RequestColumns, requestFrom } from '../shared/request-columns.js';
 
@@ -57,8 +58,20 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof CronRecord)[];
 
-/** The select list of a {@link Cron}. */
+/** The select list of a {@link Cron}, as its row holds it. */
 export const CRON_COLUMNS = COLUMNS.join(', ');
+
+/**
+ * The SQL expression of a cron's last run, its row being `c`: the later of what its row holds
+ * (written whenever the row is) and its latest ended occurrence's run. A healthy cron's success is
+ * not written to its row (crons/cron-outcomes.ts).
+ */
+export const lastRunAt = (c: string): string => `greatest(${c}.last_run_at, ${latestRunOf(`${c}.id`)})`;
+
+/** The select list of a {@link Cron} as the API shows it: its last run as {@link lastRunAt}. */
+const CRON_AS_SHOWN = COLUMNS.map((column) =>
+  column === 'last_run_at' ? `${lastRunAt('crons')} as last_run_at` : `crons.${column}`,
+).join(', ');
 
 export function toCron(row: CronRecord): Cron {
   return {
@@ -140,7 +153,7 @@ export async function findCron(
 ): Promise<Cron | undefined> {
   const [row] = await rawQuery<CronRecord>(
     em,
-    `select ${CRON_COLUMNS} from crons where id = $1 and team_id = $2${lock ? ` for ${lock}` : ''}`,
+    `select ${CRON_AS_SHOWN} from crons where id = $1 and team_id = $2${lock ? ` for ${lock}` : ''}`,
     [id, teamId],
   );
   return row && toCron(row);
@@ -154,7 +167,7 @@ export async function pageOfCrons(
 ): Promise<Cron[]> {
   const rows = await rawQuery<CronRecord>(
     em,
-    `select ${CRON_COLUMNS} from crons where team_id = $1 and ($2::boolean is null or is_active = $2)
+    `select ${CRON_AS_SHOWN} from crons where team_id = $1 and ($2::boolean is null or is_active = $2)
      order by created_at desc, id desc limit $3 offset $4`,
     [teamId, isActive ?? null, limit, offset],
   );
@@ -164,4 +177,23 @@ export async function pageOfCrons(
 /** Deletes a cron the caller holds locked (`for update`), after its events. */
 export async function deleteCronRow(tx: EntityManager, id: string): Promise<void> {
   await rawQuery(tx, 'delete from crons where id = $1', [id]);
+}
+
+/**
+ * Writes into the team's crons the last run that only their occurrences hold, where those may be
+ * deleted by a retention `cutoff`: crons whose row's last run is older than it (or none). Run before
+ * retention deletes the team's events, so that deleting a cron's latest occurrence loses no run. A
+ * healthy cron's row is written once per retention period this way, never at every run.
+ */
+export async function keepLastRunsBefore(em: EntityManager, teamId: string, cutoff: Date): Promise<number> {
+  const rows = await rawQuery<{ id: string }>(
+    em,
+    `update crons c set last_run_at = r.run
+     from (select s.id, ${latestRunOf('s.id')} as run from crons s
+           where s.team_id = $1 and (s.last_run_at is null or s.last_run_at < $2)) r
+     where c.id = r.id and r.run > coalesce(c.last_run_at, '-infinity')
+     returning c.id`,
+    [teamId, cutoff],
+  );
+  return rows.length;
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventFixture, makeCron, makeEvent, makeEvents } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { type Receiver, eventually, startReceiver } from '../../test/receiver.js';
+import { keepLastRunsBefore } from '../crons/cron-store.js';
 import { type RetentionFor, type RetentionOptions, createRetentionJob } from './event-retention.js';
 
 const DAY = 86_400_000;
@@ -34,6 +35,7 @@ function job(overrides: Partial<RetentionOptions> = {}) {
     orm: app.orm,
     connection: app.db.connection,
     retentionFor: () => RETENTION,
+    beforeExpiring: keepLastRunsBefore,
     registry,
     logger,
     now: () => NOW,
@@ -93,6 +95,27 @@ async function counted(on: TestApp, where: string, params: unknown[]): Promise<n
 }
 
 describe('event retention', () => {
+  it("keeps a cron's last run when it deletes the only occurrence that held it", async () => {
+    const team = await app.createTeam();
+    const ran = ago(RETENTION + DAY);
+    // The row holds an older run; the last one only its occurrence, as after a healthy cron's success.
+    const cron = await makeCron(app.orm.em.fork(), team.teamId, {
+      lastRunAt: ago(RETENTION + 3 * DAY),
+      lastStatus: 'success',
+    });
+    const [occurrence = ''] = await makeChain(team, { ...finished(ran), cronId: cron.id }, []);
+    const lastRunShown = async () => {
+      const response = await app.request('GET', `/api/v1/crons/${cron.id}`, { key: team.key });
+      return response.body.data.last_run_at;
+    };
+    const executedAt = new Date(ran.getTime() - 500).toISOString();
+    expect(await lastRunShown()).toBe(executedAt);
+
+    await job({ retentionFor: only(team) }).retention.runOnce();
+    expect(await remaining([occurrence])).toEqual([]);
+    expect(await lastRunShown()).toBe(executedAt);
+  });
+
   it('deletes finished chains past the retention whole and leaves every other event, with exact totals', async () => {
     const team = await app.createTeam();
     const cron = await makeCron(app.orm.em.fork(), team.teamId);
@@ -337,6 +360,7 @@ describe('event retention next to live deliveries', () => {
       orm: live.orm,
       connection: live.db.connection,
       retentionFor: (teamId) => (teamId === team.teamId ? 1 : 0),
+      beforeExpiring: keepLastRunsBefore,
       registry,
       logger,
       firstRunAfterMs: 0,

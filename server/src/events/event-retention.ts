@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { pauseAfterBatch } from '../shared/batch-pace.rules.js';
 import {
@@ -17,6 +17,11 @@ export type RetentionFor = (teamId: string) => number | Promise<number>;
 export interface RetentionOptions extends JobSetting {
   orm: MikroORM;
   retentionFor: RetentionFor;
+  /**
+   * Runs before a team's events older than `cutoff` are deleted: what other tables read from them
+   * is kept there first (a cron's last run: crons/cron-store.ts).
+   */
+  beforeExpiring: (em: EntityManager, teamId: string, cutoff: Date) => Promise<unknown>;
   registry: Registry;
   now?: () => Date;
   /** Chains per delete statement. */
@@ -70,6 +75,7 @@ export function createRetentionJob(options: RetentionOptions): RetentionJob {
   async function expireTeam(teamId: string, total: RetentionTotals, control: RunControl) {
     const cutoff = retentionCutoff(now(), await retentionFor(teamId));
     if (!cutoff) return;
+    await options.beforeExpiring(orm.em.fork(), teamId, cutoff);
     while (!control.shouldStop()) {
       const started = performance.now();
       const batch = await deleteExpiredChains(orm.em.fork(), { teamId, cutoff, chains: batchChains });

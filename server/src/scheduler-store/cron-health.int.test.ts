@@ -94,6 +94,56 @@ describe('recording the end of a cron occurrence', () => {
     expect(await cronRow(cron.id)).toMatchObject({ consecutive_failures: 1, last_status: 'failed' });
   });
 
+  it("leaves a healthy cron's row alone when its occurrence succeeds at once, and shows that run as its last", async () => {
+    const team = await app.createTeam();
+    const cron = await makeCron(app.orm.em.fork(), team.teamId, { pauseAfterFailures: 3 });
+    // Occurrences that were due: a cron's last run is read from those.
+    const at = (s: number) => new Date(Date.now() - 60_000 + s * 1000);
+    const version = async () =>
+      (await app.sql<{ v: string }>('select xmin::text as v from crons where id = $1', [cron.id]))[0]?.v;
+    const shown = async () => {
+      const one = await app.request('GET', `/api/v1/crons/${cron.id}`, { key: team.key });
+      const list = await app.request('GET', '/api/v1/crons', { key: team.key });
+      expect(list.body.data).toEqual([one.body.data]);
+      return one.body.data;
+    };
+    const endAt = async (s: number, ok: boolean) => {
+      const event = await claimed(team, { cronId: cron.id, scheduledAt: at(s) });
+      const executedAt = new Date();
+      await record([{ ...ending(event, ok), executedAt }]);
+      return executedAt.toISOString();
+    };
+
+    // Its first success writes it: it had no last status.
+    const first = await endAt(1, true);
+    expect(await cronRow(cron.id)).toMatchObject({ consecutive_failures: 0, last_status: 'success' });
+    const written = await version();
+    const second = await endAt(2, true);
+    expect(await version()).toBe(written);
+    expect(second > first).toBe(true);
+    expect(await shown()).toMatchObject({
+      last_run_at: second,
+      last_status: 'success',
+      consecutive_failures: 0,
+    });
+
+    // A failure writes it, and so does the success that ends the streak; then it is left alone again.
+    const failed = await endAt(3, false);
+    expect(await cronRow(cron.id)).toMatchObject({ consecutive_failures: 1, last_status: 'failed' });
+    expect(await shown()).toMatchObject({ last_run_at: failed, consecutive_failures: 1 });
+    const recovered = await endAt(4, true);
+    expect(await shown()).toMatchObject({
+      last_run_at: recovered,
+      last_status: 'success',
+      consecutive_failures: 0,
+    });
+    const healthy = await version();
+    expect(healthy).not.toBe(written);
+    const fifth = await endAt(5, true);
+    expect(await version()).toBe(healthy);
+    expect(await shown()).toMatchObject({ last_run_at: fifth, consecutive_failures: 0 });
+  });
+
   it('counts each cron of a batch of several crons apart', async () => {
     const team = await app.createTeam();
     const em = () => app.orm.em.fork();

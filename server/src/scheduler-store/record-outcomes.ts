@@ -6,6 +6,7 @@ import { type RaisedAlert, alertEvent } from '../events/store/alert-events.js';
 import { dropPendingEventsOfCron } from '../events/store/event-changes.js';
 import {
   CRON_IDS_OF_INPUT,
+  CRON_IDS_OF_INPUT_NOT_SUCCEEDED_AT_ONCE,
   INPUT,
   STILL_OPEN,
   eventFailedData,
@@ -20,13 +21,14 @@ import { joinTeam } from '../teams/team-fragments.js';
 // The end of a delivery: an original that needs no retry, or a retry that settles its original.
 // One statement, composed from the fragments of each table's owner. For a cron's occurrence (not a
 // manual run) it keeps the cron's health: the failure streak, the last run, and the pause once the
-// streak reaches pause_after_failures. The crons are locked first, before any queue or event row
+// streak reaches pause_after_failures (a healthy cron's occurrence that succeeds at once leaves its
+// row alone: see lockCrons). The crons it writes are locked first, before any queue or event row
 // (the order of docs/guides/operations.md, "Locks", which cron writes follow too), so two scheduler
 // processes count one after the other and only the one whose count crosses the threshold pauses it
 // (and alerts). It also appends the Overview's rollup: no extra round trip per batch.
 const RECORD = `with ${INPUT}, cron_locks as (
     -- Manual runs' crons too: a retry of one refers to its cron (for key share) further on.
-    ${lockCrons(CRON_IDS_OF_INPUT)}
+    ${lockCrons(CRON_IDS_OF_INPUT, CRON_IDS_OF_INPUT_NOT_SUCCEEDED_AT_ONCE)}
   ), ${recordOutcomeCtes('cron_locks')}, minutes as (
     ${appendDeliveryMinutes('recorded')}
   ), occurrences as (

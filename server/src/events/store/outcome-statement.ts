@@ -37,6 +37,11 @@ export const INPUT = `input as (
 /** A subquery of the crons of the events in `input`, manual runs' included. */
 export const CRON_IDS_OF_INPUT = `select e.cron_id from events e where e.id = any(array(select id from input)) and e.cron_id is not null`;
 
+/** {@link CRON_IDS_OF_INPUT} but of the outcomes other than a first attempt's success. */
+export const CRON_IDS_OF_INPUT_NOT_SUCCEEDED_AT_ONCE = `select e.cron_id from events e
+    where e.id = any(array(select id from input where not (status = 'success' and original_id = id)))
+      and e.cron_id is not null`;
+
 /**
  * CTEs that dequeue and write the outcomes whose lease still holds, once the CTE `lockedFirst` has
  * run, and settle the originals of retries that end a delivery. `recorded` has a row per attempt
