@@ -35,13 +35,13 @@ function storeWithMinuteCron(materializedUntil: string) {
 }
 
 describe('the reconcile’s cron top-up', () => {
-  it('tops a cron on the minute up in the middle of a minute, away from its own occurrences', async () => {
+  it('tops a cron on the minute up late in a minute, away from its own occurrences', async () => {
     const cron = storeWithMinuteCron('2026-11-27T12:02:00Z');
     expect(await cron.at('2026-11-27T12:00:00.500Z')).toEqual([]);
-    expect(await cron.at('2026-11-27T12:00:29Z')).toEqual([]);
-    expect(await cron.at('2026-11-27T12:00:31Z')).toEqual(['2026-11-27T12:03:00.000Z']);
+    expect(await cron.at('2026-11-27T12:00:53Z')).toEqual([]);
+    expect(await cron.at('2026-11-27T12:00:55Z')).toEqual(['2026-11-27T12:03:00.000Z']);
     expect(await cron.at('2026-11-27T12:01:00.500Z')).toEqual(['2026-11-27T12:03:00.000Z']);
-    expect(await cron.at('2026-11-27T12:01:31Z')).toEqual([
+    expect(await cron.at('2026-11-27T12:01:55Z')).toEqual([
       '2026-11-27T12:03:00.000Z',
       '2026-11-27T12:04:00.000Z',
     ]);

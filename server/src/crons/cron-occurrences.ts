@@ -76,9 +76,18 @@ export async function materializeOccurrences(
 }
 
 /**
- * Up to `limit` active crons whose occurrences run out within `horizonMs`, never materialized first,
- * locked (`for no key update`); crons another transaction holds are skipped. A range of
- * crons_top_up_idx, read in its order (a bound from clock_timestamp(), volatile, could not be one).
+ * When a cron runs out, as the top-up reads crons: its `materialized_until` less a fraction of 47 s
+ * fixed by its id (the expression of crons_top_up_spread_idx; in UTC, as an index expression takes
+ * no time zone, on which timestamptz arithmetic depends). Crons of one schedule are topped up
+ * across those 47 s, not in one reconcile: each top-up rewrites its cron's row in full, and 1,000 at
+ * once left a quarter of `crons` dead until the next vacuum (bench/README.md, bench/scale).
+ */
+const RUNS_OUT = `(coalesce(materialized_until, '-infinity'::timestamptz) at time zone 'UTC' - (hashtext(id::text) & 1023) * interval '46 milliseconds')`;
+
+/**
+ * Up to `limit` active crons that run out ({@link RUNS_OUT}) within `horizonMs`, never materialized
+ * first, locked (`for no key update`); crons another transaction holds are skipped. A range of
+ * crons_top_up_spread_idx, read in its order (a bound from clock_timestamp(), volatile, could not be one).
  */
 export async function cronsRunningOut(
   tx: EntityManager,
@@ -89,9 +98,8 @@ export async function cronsRunningOut(
     tx,
     `select ${CRON_COLUMNS}
      from crons
-     where is_active
-       and coalesce(materialized_until, '-infinity') < statement_timestamp() + $1 * interval '1 millisecond'
-     order by coalesce(materialized_until, '-infinity')
+     where is_active and ${RUNS_OUT} < (statement_timestamp() + $1 * interval '1 millisecond') at time zone 'UTC'
+     order by ${RUNS_OUT}
      limit $2
      for no key update skip locked`,
     [horizonMs, limit],

@@ -10,24 +10,25 @@ import { cronsRunningOut } from './cron-occurrences.js';
 // order read and sorted all 20,000 crons for each batch of 82 (30 ms).
 
 const WAITING = 2000;
-const HORIZON_MS = 60_000;
+const HORIZON_MS = 200_000;
 
 let database: TestDatabase;
 let orm: MikroORM;
+let team: string;
 let never: string[];
 let soon: string[];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   orm = await createOrm(database.connection, 2);
-  const team = await makeTeam(orm.em.fork(), 'crons');
+  team = await makeTeam(orm.em.fork(), 'crons');
   const now = Date.now();
   await makeCrons(orm.em.fork(), team, WAITING, (i) => ({
     materializedUntil: new Date(now + 86_400_000 + i * 1000),
   }));
-  soon = (
-    await makeCrons(orm.em.fork(), team, 3, (i) => ({ materializedUntil: new Date(now + i * 1000) }))
-  ).map((cron) => cron.id);
+  // A minute apart: more than the spread of 47 s, so they run out in this order.
+  const aMinuteApart = (i: number) => ({ materializedUntil: new Date(now + i * 60_000) });
+  soon = (await makeCrons(orm.em.fork(), team, 3, aMinuteApart)).map((cron) => cron.id);
   never = (await makeCrons(orm.em.fork(), team, 2, () => ({ materializedUntil: null }))).map(
     (cron) => cron.id,
   );
@@ -59,5 +60,24 @@ describe('the crons a top-up takes', () => {
     // No sequential scan over the crons waiting, and about the five index entries returned.
     expect(reads.heap).toBe(0);
     expect(reads.index).toBeLessThan(20);
+  });
+
+  it('are spread over 47 s when they share a schedule, not taken all at once', async () => {
+    const at = Date.now() + 3_600_000;
+    const ids = new Set(
+      (await makeCrons(orm.em.fork(), team, 200, () => ({ materializedUntil: new Date(at) }))).map(
+        (cron) => cron.id,
+      ),
+    );
+    const takenWithin = (horizonMs: number) =>
+      orm.em.fork().transactional(async (tx) => {
+        const crons = await cronsRunningOut(tx, at - Date.now() + horizonMs, 1000);
+        return crons.filter((cron) => ids.has(cron.id)).length;
+      });
+    expect(await takenWithin(-49_000)).toBe(0);
+    const half = await takenWithin(-23_500);
+    expect(half).toBeGreaterThan(50);
+    expect(half).toBeLessThan(150);
+    expect(await takenWithin(500)).toBe(200);
   });
 });
