@@ -10,6 +10,8 @@ export interface SeedSize {
   destinations: number;
   /** The receivers' first port, which the seeded URLs name: a template of other ports is seeded anew. */
   receiverPortBase: number;
+  /** Crons seeded as having run (a success last): a template seeded before is seeded anew. */
+  cronsHaveRun: boolean;
 }
 
 export function seedSize(scale: number): SeedSize {
@@ -19,6 +21,7 @@ export function seedSize(scale: number): SeedSize {
     crons: Math.round(20_000 * scale),
     destinations: Math.max(100, Math.round(10_000 * scale)),
     receiverPortBase: RECEIVER_PORT_BASE,
+    cronsHaveRun: true,
   };
 }
 
@@ -123,7 +126,7 @@ export function seedStatements(size: SeedSize): [string, string][] {
     [
       'crons',
       `insert into crons (id, team_id, cron_expression, timezone, webhook_url, method, payload, retry_config,
-                          is_active, created_at, updated_at, consecutive_failures)
+                          is_active, created_at, updated_at, consecutive_failures, last_status, last_run_at)
        select ('00000000-0000-4000-9000-' || lpad(c::text, 12, '0'))::uuid,
               ('00000000-0000-4000-8000-' || lpad(${teamIndex('c')}::text, 12, '0'))::uuid,
               case c % 4 when 0 then '* * * * *' when 1 then '*/5 * * * *'
@@ -132,7 +135,8 @@ export function seedStatements(size: SeedSize): [string, string][] {
               'http://127.0.0.1:' || (${RECEIVER_PORT_BASE} + c % ${RECEIVER_PORTS}) || '/cron/' || c, 'POST',
               (select payload from pool where i = c % 1000),
               case when c % 10 = 0 then '{"maxRetries":3,"backoffMs":1000,"backoffType":"exponential"}'::jsonb end,
-              true, now() - interval '60 days', now(), 0
+              -- Crons with a history have run: a never-run cron's row is written at its first success.
+              true, now() - interval '60 days', now(), 0, 'success', now()
        from generate_series(0, ${size.crons - 1}) c`,
     ],
     [
