@@ -167,8 +167,11 @@ export async function pageOfCrons(
 ): Promise<Cron[]> {
   const rows = await rawQuery<CronRecord>(
     em,
-    `select ${CRON_AS_SHOWN} from crons where team_id = $1 and ($2::boolean is null or is_active = $2)
-     order by created_at desc, id desc limit $3 offset $4`,
+    // The page first: in one select, the last run was read for every row the offset skipped too.
+    `select ${CRON_AS_SHOWN}
+     from (select * from crons where team_id = $1 and ($2::boolean is null or is_active = $2)
+           order by created_at desc, id desc limit $3 offset $4) crons
+     order by created_at desc, id desc`,
     [teamId, isActive ?? null, limit, offset],
   );
   return rows.map(toCron);
