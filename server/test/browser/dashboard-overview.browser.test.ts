@@ -225,13 +225,16 @@ describe.skipIf(!hasChromium)('issue 24 in Chromium', () => {
       const api = page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: /API/ });
       expect(await api.isVisible()).toBe(true);
       expect(await api.getAttribute('href')).toBe('/docs');
-      const visible = await page
-        .locator('[data-testid=event-row], [data-testid=upcoming-row]')
-        .evaluateAll(
-          (rows, height) => rows.filter((row) => row.getBoundingClientRect().bottom <= height).length,
-          PHONE.height,
-        );
-      expect(visible).toBeGreaterThanOrEqual(5);
+      // Once the first row is drawn the page may still be settling: a full suite beside it once read
+      // 4 rows here, and 5 or more alone. Wait for the count.
+      const visible = () =>
+        page
+          .locator('[data-testid=event-row], [data-testid=upcoming-row]')
+          .evaluateAll(
+            (rows, height) => rows.filter((row) => row.getBoundingClientRect().bottom <= height).length,
+            PHONE.height,
+          );
+      await expect.poll(visible, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
     } finally {
       await page.setViewportSize(DESKTOP);
     }
