@@ -188,15 +188,13 @@ export async function deleteCronRow(tx: EntityManager, id: string): Promise<void
  * retention deletes the team's events, so that deleting a cron's latest occurrence loses no run. A
  * healthy cron's row is written once per retention period this way, never at every run.
  */
-export async function keepLastRunsBefore(em: EntityManager, teamId: string, cutoff: Date): Promise<number> {
-  const rows = await rawQuery<{ id: string }>(
+export async function keepLastRunsBefore(em: EntityManager, teamId: string, cutoff: Date): Promise<void> {
+  await rawQuery(
     em,
     `update crons c set last_run_at = r.run
      from (select s.id, ${latestRunOf('s.id')} as run from crons s
            where s.team_id = $1 and (s.last_run_at is null or s.last_run_at < $2)) r
-     where c.id = r.id and r.run > coalesce(c.last_run_at, '-infinity')
-     returning c.id`,
+     where c.id = r.id and r.run > coalesce(c.last_run_at, '-infinity')`,
     [teamId, cutoff],
   );
-  return rows.length;
 }

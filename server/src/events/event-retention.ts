@@ -21,7 +21,7 @@ export interface RetentionOptions extends JobSetting {
    * Runs before a team's events older than `cutoff` are deleted: what other tables read from them
    * is kept there first (a cron's last run: crons/cron-store.ts).
    */
-  beforeExpiring: (em: EntityManager, teamId: string, cutoff: Date) => Promise<unknown>;
+  beforeExpiring: (em: EntityManager, teamId: string, cutoff: Date) => Promise<void>;
   registry: Registry;
   now?: () => Date;
   /** Chains per delete statement. */
