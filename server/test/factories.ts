@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
-import { type EventRequest, webhookOrigin } from '@webhook-scheduler/scheduler';
+import { type ClaimOptions, type EventRequest, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { generateApiKey } from '../src/teams/api-key.rules.js';
 import { type Cron, insertCrons } from '../src/crons/cron-store.js';
 import type { EventStatus } from '@webhook-scheduler/contract';
@@ -244,4 +244,18 @@ export async function makeDueEvents(
      from generate_series(1, $5) as n`,
     [due.teamId, due.at, `${due.origin}/hook`, due.origin, due.count],
   );
+}
+
+/**
+ * The options of a claim of `limit` that no share holds back (every cap 1,000, nothing in flight),
+ * with a lease token of its own.
+ */
+export function unsharedClaim(limit: number): ClaimOptions {
+  return {
+    limit,
+    leaseMs: 60_000,
+    leaseToken: randomUUID(),
+    owner: 1,
+    shares: { teamMax: 1000, destinationMax: 1000, pairMax: 1000, teams: [], destinations: [], pairs: [] },
+  };
 }

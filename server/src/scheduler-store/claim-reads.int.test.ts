@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { ClaimShares } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { makeDueEvents, makeTeam, unsharedClaim } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { countedDuring, indexReads } from '../../test/index-reads.js';
 import { createOrm } from '../db/orm.js';
@@ -24,21 +22,8 @@ let teamA: string;
 let teamB: string;
 const slotStart = new Date(Math.floor(Date.now() / 1000) * 1000 - 5000);
 
-const shares: ClaimShares = {
-  teamMax: 1000,
-  destinationMax: 1000,
-  pairMax: 1000,
-  teams: [],
-  destinations: [],
-  pairs: [],
-};
-
 const DESTINATION_READS = `select seq_tup_read + coalesce(idx_tup_fetch, 0) as reads
   from pg_stat_xact_user_tables where relname = 'destinations'`;
-
-function claimOptions() {
-  return { limit: LIMIT, leaseMs: 60_000, leaseToken: randomUUID(), owner: 1, shares };
-}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -63,7 +48,11 @@ afterAll(async () => {
 describe('a claim among many due events', () => {
   it('reads about the rows it looks at, not the whole due index (slot claim, with a paused destination)', async () => {
     const { result, reads } = await indexReads(orm, 'event_queue', (tx) =>
-      claimDue(tx, { ...claimOptions(), from: slotStart, before: new Date(slotStart.getTime() + 1000) }),
+      claimDue(tx, {
+        ...unsharedClaim(LIMIT),
+        from: slotStart,
+        before: new Date(slotStart.getTime() + 1000),
+      }),
     );
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
     const [parked] = await rawQuery<{ n: string }>(
@@ -77,7 +66,9 @@ describe('a claim among many due events', () => {
   });
 
   it('reads about the rows it looks at, not the whole due index (backlog claim)', async () => {
-    const { result, reads } = await indexReads(orm, 'event_queue', (tx) => claimBacklog(tx, claimOptions()));
+    const { result, reads } = await indexReads(orm, 'event_queue', (tx) =>
+      claimBacklog(tx, unsharedClaim(LIMIT)),
+    );
     expect(result).toHaveLength(LIMIT);
     // The look-ahead, and the 100 oldest due events read to find the teams with any due.
     expect(reads).toBeLessThan(200);
@@ -92,7 +83,9 @@ describe('a claim among many due events', () => {
       const team = await makeTeam(orm.em.fork(), `waiting ${n}`);
       await makeDueEvents(orm.em.fork(), { teamId: team, origin: BUSY, count: 2, at: later });
     }
-    const { result, scans } = await indexReads(orm, 'event_queue', (tx) => claimBacklog(tx, claimOptions()));
+    const { result, scans } = await indexReads(orm, 'event_queue', (tx) =>
+      claimBacklog(tx, unsharedClaim(LIMIT)),
+    );
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
     // The waiting teams' probes alone, not their due ranges too: 86 index scans here, 166 with them.
     expect(scans).toBeLessThan(3 * WAITING_TEAMS);
@@ -105,7 +98,9 @@ describe('a claim among many due events', () => {
          select event_id from event_queue where team_id = $1 and lease_token is null order by scheduled_at offset 10)`,
       [teamA],
     );
-    const { result, scans } = await indexReads(orm, 'event_queue', (tx) => claimBacklog(tx, claimOptions()));
+    const { result, scans } = await indexReads(orm, 'event_queue', (tx) =>
+      claimBacklog(tx, unsharedClaim(LIMIT)),
+    );
     expect(result.map((attempt) => attempt.teamId)).toEqual(Array.from({ length: LIMIT }, () => teamA));
     // The due index's range, team A's ranges and the probes of the rows leased: 54 with a probe per team.
     expect(scans).toBeLessThan(20);
@@ -136,7 +131,7 @@ describe('a claim among many due events', () => {
       const { result, grew } = await countedDuring(orm, DESTINATION_READS, claim);
       return { claimed: result.length, reads: grew.reads ?? Number.NaN };
     };
-    const options = { ...claimOptions(), limit: 500 };
+    const options = { ...unsharedClaim(LIMIT), limit: 500 };
     const slot = { ...options, from: slotStart, before: new Date(slotStart.getTime() + 1000) };
     await due();
     const slotClaim = await read((tx) => claimDue(tx, slot));

@@ -47,8 +47,8 @@ function statementName(sql: string): string {
  * run most often (a create, a read by id, the scheduler's claims and outcomes), whose parsing and
  * planning cost PostgreSQL as much as their execution. Only for statements whose generic plan is as
  * good as a plan for the values, since PostgreSQL may settle on one generic plan (after five calls
- * planned for their values; never, while it costs the generic plan higher, as it did the claims' at
- * bench/scale's SCALE=1). Forcing generic plans (`plan_cache_mode`) is no way out: it
+ * planned for their values; never, while it costs the generic plan higher: see
+ * {@link unseenByPlanner}). Forcing generic plans (`plan_cache_mode`) is no way out: it
  * holds for every statement of the connection, the unnamed ones too, and gave the lists generic
  * plans that took 240-285 ms a page there (bench/README.md). Inside a transaction it runs as
  * {@link rawQuery}, on the transaction's connection.
@@ -63,6 +63,16 @@ export async function preparedQuery<T>(
   const result = await (await poolOf(em)).query({ name, text: sql, values: [...params] });
   return result.rows as T[];
 }
+
+/**
+ * Parameter `param` as a value the planner cannot see (a scalar subquery, run once before the
+ * statement), so that a plan for the values costs what the generic plan costs and PostgreSQL settles
+ * on the generic one after five calls. Seen, a slot claim's one-second range and look-ahead made its
+ * plans for the values look three times cheaper than the generic plan (cost 576 against 1,991 with
+ * 2M events pending), so PostgreSQL planned every slot claim anew (1.8 ms) for a plan that ran no
+ * faster (bench/README.md, bench/scale, 2026-11-30).
+ */
+export const unseenByPlanner = (param: string, type: string): string => `(select ${param}::${type})`;
 
 /** A statement and its parameters, for {@link prepareOnEveryConnection}. */
 export interface PreparedCall {
