@@ -44,13 +44,23 @@ describe.skipIf(!hasChromium)('issue 24 in Chromium', () => {
     failed = await dueSoon((at) =>
       client.events.create({ webhook_url: `${receiver.url}/down`, scheduled_at: at }),
     );
+    // Every 10 s: a cron's upcoming runs are materialized up to ~113 s ahead (1.1 horizons, topped up
+    // as much as 47 s early), and every 5 s those alone could fill the events page's 25 rows, pushing
+    // the events above to the next page.
     cronId = (
-      await client.crons.create({ webhook_url: `${receiver.url}/tick`, cron_expression: '*/5 * * * * *' })
+      await client.crons.create({ webhook_url: `${receiver.url}/tick`, cron_expression: '*/10 * * * * *' })
     ).id;
     await vi.waitFor(async () => expect((await client.events.get(failed.id)).status).toBe('failed'), {
       timeout: 20_000,
       interval: 200,
     });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await client.events.list({ cron_id: cronId, status: 'success' })).pagination.total,
+        ).toBeGreaterThan(0),
+      { timeout: 20_000, interval: 200 },
+    );
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
