@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeDueEvents, makeTeam } from '../../test/factories.js';
+import { makeDueEvents, makeTeam, unsharedClaim } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { indexReads } from '../../test/index-reads.js';
 import { createOrm } from '../db/orm.js';
@@ -46,13 +45,7 @@ afterAll(async () => {
 
 it("reads a team's due rows in its own range, not another team's due before them (backlog claim)", async () => {
   const { result: claimed, reads } = await indexReads(orm, 'event_queue', (tx) =>
-    claimBacklog(tx, {
-      limit: 20,
-      leaseMs: 60_000,
-      leaseToken: randomUUID(),
-      owner: 1,
-      shares: { teamMax: 1000, destinationMax: 1000, pairMax: 1000, teams: [], destinations: [], pairs: [] },
-    }),
+    claimBacklog(tx, unsharedClaim(20)),
   );
   expect(claimed.filter((attempt) => attempt.teamId === punctual)).toHaveLength(PUNCTUAL);
   // Each team's range up to the limit, the 100 oldest due to find the teams, the leases' probes:
