@@ -34,6 +34,24 @@ export async function countedDuring<T>(
   });
 }
 
+/**
+ * What `work` returned, with the pages of `index` it read. The entries an index returns do not count
+ * those a scan steps over: a condition the index cannot stop at (a row comparison's later columns)
+ * filters entries inside the index, page after page, and returns none of them.
+ */
+export async function indexPages<T>(
+  orm: MikroORM,
+  index: string,
+  work: (tx: EntityManager) => Promise<T>,
+): Promise<{ result: T; pages: number }> {
+  const { result, grew } = await countedDuring(
+    orm,
+    `select pg_stat_get_xact_blocks_fetched('${index}'::regclass) as pages`,
+    work,
+  );
+  return { result, pages: grew.pages ?? Number.NaN };
+}
+
 /** What `work` returned, with the entries of `table`'s indexes it read and their scans. */
 export async function indexReads<T>(
   orm: MikroORM,
