@@ -8,8 +8,8 @@ import { claimBacklog, claimDue, claimsTakingNothing } from './claims.js';
 
 // bench/scale, 2026-11-30: with months of pending events, a slot claim planned for its values (a
 // one-second range, a look-ahead) looked three times cheaper than the generic plan, so PostgreSQL
-// planned every slot claim anew (1.8 ms each) for a plan that ran no faster. The slot claim hides
-// those values; the backlog claim's plans for its values cost what its generic plan does.
+// planned every slot claim anew (1.8 ms each) for a plan that ran no faster. Both claims hide those
+// values: the backlog claim's bounds on `scheduled_at`, seen, made its plans 11 % cheaper here.
 
 const FUTURE = 200_000;
 const CALLS = 8;

@@ -131,7 +131,7 @@ describe('a claim among many due events', () => {
       const { result, grew } = await countedDuring(orm, DESTINATION_READS, claim);
       return { claimed: result.length, reads: grew.reads ?? Number.NaN };
     };
-    const options = { ...unsharedClaim(LIMIT), limit: 500 };
+    const options = unsharedClaim(500);
     const slot = { ...options, from: slotStart, before: new Date(slotStart.getTime() + 1000) };
     await due();
     const slotClaim = await read((tx) => claimDue(tx, slot));
