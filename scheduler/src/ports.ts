@@ -203,6 +203,11 @@ export interface EventStore {
    * lets one call probe each open circuit whose cool-down ended; returns the events released.
    */
   releaseDestinations(): Promise<number>;
+  /**
+   * In how many milliseconds the first of those holds still running ends (a circuit's cool-down, a
+   * Retry-After); null when none does.
+   */
+  nextReleaseInMs(): Promise<number | null>;
   /** The teams' own limits at destinations (rate limits, most calls at once). */
   destinationLimits(): Promise<DestinationLimit[]>;
   /** Pending events already due (for the backlog gauge). */

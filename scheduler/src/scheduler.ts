@@ -13,6 +13,7 @@ import { SLOT_JOB, type SlotJobData, slotEnd, slotStart } from './timer/slot-job
 import { Capacity } from './worker/capacity.js';
 import { RECOVERY_BATCH } from './worker/attempt-delivery.js';
 import { DeliveryWorker } from './worker/delivery-worker.js';
+import { HoldEnds } from './worker/hold-ends.js';
 import { OutcomeWriter } from './worker/outcome-writer.js';
 import { Shares } from './worker/shares.js';
 import { Wakeup } from './worker/wakeup.js';
@@ -134,9 +135,15 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     },
   });
 
+  const holdEnds = new HoldEnds({
+    store,
+    onReleased: () => backlog.poke(),
+    onError: (error) => logger.warn({ err: error }, 'could not release the destinations whose hold ended'),
+    reconcileEveryMs: tuning.reconcileEveryMs,
+  });
   const reconcile = async (): Promise<void> => {
     await worker.recoverExpiredLeases();
-    if ((await store.releaseDestinations()) > 0) backlog.poke();
+    await holdEnds.release();
     await extendTimerHorizon(pool, store, options.timers);
     await topUpCrons(store, tuning.cronHorizonMs);
     await pool.query(
@@ -204,6 +211,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     drain: async (timeoutMs) => {
       stopping.abort();
       clearInterval(watching);
+      holdEnds.stop();
       backlog.stop();
       await timer.drain(timeoutMs);
       await backlogLoop;

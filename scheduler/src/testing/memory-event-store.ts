@@ -141,6 +141,10 @@ export class MemoryEventStore implements EventStore {
     return Promise.resolve(0);
   }
 
+  nextReleaseInMs(): Promise<number | null> {
+    return Promise.resolve(null);
+  }
+
   destinationLimits(): Promise<DestinationLimit[]> {
     return Promise.resolve([]);
   }

@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { COOLED_CIRCUITS, PROBING, reopenLostProbes } from '../destinations/store/destination-holds.js';
-import { PROBES, queued, releaseExpired } from '../events/store/parking.js';
+import {
+  COOLED_CIRCUITS,
+  NEXT_COOL_DOWN_END,
+  PROBING,
+  reopenLostProbes,
+} from '../destinations/store/destination-holds.js';
+import { NEXT_PARKED_END, PROBES, queued, releaseExpired } from '../events/store/parking.js';
 import { rawQuery } from '../shared/raw-query.js';
 
 /**
@@ -17,4 +22,16 @@ export async function releaseDestinations(em: EntityManager): Promise<number> {
   );
   await rawQuery(em, reopenLostProbes(queued));
   return expired + Number(probes?.n ?? 0);
+}
+
+/**
+ * In how many milliseconds, by the database's clock, the first hold still running ends: an open
+ * circuit's cool-down or a parked row's Retry-After; null when none does.
+ */
+export async function nextReleaseInMs(em: EntityManager): Promise<number | null> {
+  const [row] = await rawQuery<{ ms: string | null }>(
+    em,
+    `select extract(epoch from least(${NEXT_COOL_DOWN_END}, ${NEXT_PARKED_END}) - clock_timestamp()) * 1000 as ms`,
+  );
+  return row?.ms == null ? null : Number(row.ms);
 }

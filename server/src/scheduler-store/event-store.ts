@@ -10,7 +10,7 @@ import { expiredLeases, releaseAttempts } from '../events/store/leases.js';
 import { releaseHeld } from '../events/store/parking.js';
 import { dueBacklog } from '../events/store/queue-load.js';
 import { claimBacklog, claimDue } from './claims.js';
-import { releaseDestinations } from './destination-reconcile.js';
+import { nextReleaseInMs, releaseDestinations } from './destination-reconcile.js';
 import { recordOutcomes } from './record-outcomes.js';
 import { warmUpConnections } from './warm-up.js';
 
@@ -66,6 +66,7 @@ export function createEventStore(orm: MikroORM, timers: Timers, policy: Destinat
     expiredLeases: (limit, deadOwners) => expiredLeases(em(), limit, deadOwners),
     topUpCrons: (horizonMs, limit) => topUpCrons(orm, timers, { horizonMs, limit }),
     releaseDestinations: () => releaseDestinations(em()),
+    nextReleaseInMs: () => nextReleaseInMs(em()),
     destinationLimits: () => destinationLimits(em()),
     dueBacklog: () => dueBacklog(em()),
     warmUp: () => warmUpConnections(em()),

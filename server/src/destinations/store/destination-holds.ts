@@ -32,6 +32,10 @@ export const COOLED_CIRCUITS = `cooled as (
        for update skip locked
      )`;
 
+/** When the first open circuit's cool-down still running ends (a scalar subquery; null if none). */
+export const NEXT_COOL_DOWN_END = `(select min(open_until) from destinations
+     where circuit = 'open' and open_until > clock_timestamp())`;
+
 /** Makes the circuits of the CTE `probe` (team_id, destination, event_id) half-open, probing with that event. */
 export const PROBING = `probing as (
        update destinations d set circuit = 'half_open', probe_event_id = p.event_id, updated_at = clock_timestamp()

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HoldEnds } from './hold-ends.js';
+
+/** A store whose holds end at the given times (fake-clock ms); a release frees those ended. */
+function storeWithHoldsEndingAt(ends: number[]) {
+  const left = [...ends];
+  const releases: number[] = [];
+  return {
+    releases,
+    releaseDestinations: () => {
+      const now = Date.now();
+      const ended = left.filter((end) => end <= now);
+      for (const end of ended) left.splice(left.indexOf(end), 1);
+      if (ended.length > 0) releases.push(now);
+      return Promise.resolve(ended.length);
+    },
+    nextReleaseInMs: () => {
+      const next = Math.min(...left);
+      return Promise.resolve(Number.isFinite(next) ? next - Date.now() : null);
+    },
+  };
+}
+
+function holdEnds(store: ReturnType<typeof storeWithHoldsEndingAt>) {
+  const onReleased = vi.fn();
+  const ends = new HoldEnds({
+    store,
+    onReleased,
+    onError: (error) => expect.fail(String(error)),
+    reconcileEveryMs: 2000,
+  });
+  return { ends, onReleased };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('HoldEnds', () => {
+  it('releases a hold when it ends before the next reconcile, and each one after it', async () => {
+    const store = storeWithHoldsEndingAt([700, 1500]);
+    const { ends, onReleased } = holdEnds(store);
+    await ends.release();
+    expect(store.releases).toEqual([]);
+    await vi.advanceTimersByTimeAsync(699);
+    expect(store.releases).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(store.releases).toEqual([701]);
+    expect(onReleased).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.releases).toEqual([701, 1501]);
+    expect(onReleased).toHaveBeenCalledTimes(2);
+  });
+
+  it('leaves an end after the next reconcile to that reconcile', async () => {
+    const store = storeWithHoldsEndingAt([2500]);
+    const { ends } = holdEnds(store);
+    await ends.release();
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(store.releases).toEqual([]);
+    await ends.release();
+    expect(store.releases).toEqual([3000]);
+  });
+
+  it('keeps one timer however often it is asked, and none once stopped', async () => {
+    const store = storeWithHoldsEndingAt([500]);
+    const { ends, onReleased } = holdEnds(store);
+    await Promise.all([ends.release(), ends.release(), ends.release()]);
+    expect(vi.getTimerCount()).toBe(1);
+    ends.stop();
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(onReleased).not.toHaveBeenCalled();
+  });
+});
