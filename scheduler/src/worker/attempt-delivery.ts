@@ -141,6 +141,7 @@ export class AttemptDelivery {
     }
     metrics.inFlight.inc();
     let outcome: WebhookOutcome | undefined;
+    let answeredAgain = false;
     const call = (traceHeaders?: Record<string, string>) =>
       this.deps.sender.send(callOf(attempt, traceHeaders), mayStart);
     try {
@@ -148,7 +149,9 @@ export class AttemptDelivery {
     } finally {
       metrics.inFlight.dec();
       // A call the SSRF guard refused never reached the origin.
-      callEnded(outcome && !outcome.permanent ? answerOf(outcome) : undefined);
+      const answer = outcome && !outcome.permanent ? answerOf(outcome) : undefined;
+      answeredAgain = answer === 'answered' && this.deps.shares.isDown(attempt);
+      callEnded(answer);
     }
     if (!outcome) {
       await this.#release(attempt);
@@ -159,6 +162,9 @@ export class AttemptDelivery {
       outcome.startedAt.getTime() - attempt.scheduledAt.getTime(),
     );
     await this.#record(attempt, outcome, lease, true);
+    // Its outcome may have closed the origin's circuit and let its held events go: claim them now,
+    // not at the backlog's next tick.
+    if (answeredAgain) this.deps.backlog.poke();
   }
 
   async #record(

@@ -94,6 +94,34 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
+  it('pokes the backlog once the outcome of a call to an origin found down, now answering, is written', async () => {
+    // bench/destinations `outage`: the probe's success closes the circuit and releases the held
+    // events, which then waited for the backlog's next tick (1 s).
+    const backlog = new Wakeup(60_000, 5);
+    const shares = new Shares(10, 10, 10);
+    const { worker, close } = makeWorker(store, new Date(0), { shares, backlog });
+    const watch = () => {
+      let poked = false;
+      void backlog.wait(new AbortController().signal).then(() => (poked = true));
+      return () => poked;
+    };
+    answers.push(503);
+    store.insert([due()]);
+    const afterDown = watch();
+    expect(await deliverFor(worker, 50)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(afterDown()).toBe(false);
+    backlog.poke();
+    await vi.waitFor(() => expect(afterDown()).toBe(true));
+
+    store.insert([due()]);
+    const afterAnswer = watch();
+    expect(await deliverFor(worker, 50)).toBe(true);
+    await vi.waitFor(() => expect(afterAnswer()).toBe(true));
+    await close();
+    expect(receiver.hits).toHaveLength(2);
+  });
+
   it('leaves a tenth of the process’s places to what falls due now, however large the backlog', async () => {
     // bench/scale `catch-up`: a downtime's backlog took every place, and the seconds falling due
     // waited for its outcomes to be written.

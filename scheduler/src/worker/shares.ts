@@ -270,6 +270,11 @@ export class Shares {
     this.#rateTimers.set(key, timer);
   }
 
+  /** Whether the holder's calls to its origin found it down since it last answered in this process. */
+  isDown(holder: Holder): boolean {
+    return this.#untried.isDown(pairKey(holder));
+  }
+
   /**
    * Gives back a call's place; returns whether its team, destination or pair reached its share
    * while calls of it were in flight and has now freed a batch of places ({@link refillBatch}), so

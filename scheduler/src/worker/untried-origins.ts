@@ -76,6 +76,11 @@ export class UntriedOrigins {
     if (answered !== undefined && now - answered >= DOWNS_KEPT_MS) this.#answered.delete(key);
   }
 
+  /** Whether the team's calls to the origin (`key`) found it down since it last answered here. */
+  isDown(key: string): boolean {
+    return this.#downs.has(key);
+  }
+
   /** Teams at origins found down lately, whose places are fewer than the others'. */
   down(): string[] {
     return [...this.#downs.keys()];
