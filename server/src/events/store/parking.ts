@@ -51,10 +51,11 @@ export async function releaseExpired(em: EntityManager): Promise<number> {
 
 /**
  * When the first Retry-After still running of a parked row ends (a scalar subquery; null if none).
- * 'infinity' (paused, circuit open) is no end: PostgreSQL 15 cannot subtract it from a time.
+ * 'infinity' (paused, circuit open) is no end: PostgreSQL 15 cannot subtract it from a time. `now()`,
+ * not `clock_timestamp()`, so that both bounds limit the index's range (a volatile one is a filter).
  */
 export const NEXT_PARKED_END = `(select parked_until from event_queue
-     where parked_until > clock_timestamp() and parked_until < 'infinity' order by parked_until limit 1)`;
+     where parked_until > now() and parked_until < 'infinity' order by parked_until limit 1)`;
 
 /**
  * CTEs that release, for each circuit of the CTE `cooled` (team_id, origin), its oldest held event
