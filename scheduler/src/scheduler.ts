@@ -114,6 +114,12 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     { maxBatch: tuning.writeBatch, maxDelayMs: tuning.writeDelayMs },
     metrics,
   );
+  const holdEnds = new HoldEnds({
+    store,
+    onReleased: () => backlog.poke(),
+    onError: (error) => logger.warn({ err: error }, 'could not release the destinations whose hold ended'),
+    reconcileEveryMs: tuning.reconcileEveryMs,
+  });
   const worker = new DeliveryWorker({
     store,
     sender: options.sender,
@@ -121,6 +127,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     capacity,
     shares,
     backlog,
+    holdEnds,
     writer,
     metrics,
     logger,
@@ -135,12 +142,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     },
   });
 
-  const holdEnds = new HoldEnds({
-    store,
-    onReleased: () => backlog.poke(),
-    onError: (error) => logger.warn({ err: error }, 'could not release the destinations whose hold ended'),
-    reconcileEveryMs: tuning.reconcileEveryMs,
-  });
   const reconcile = async (): Promise<void> => {
     await worker.recoverExpiredLeases();
     await holdEnds.release();

@@ -49,6 +49,7 @@ export function makeWorker(
     capacity: parts.capacity ?? new Capacity(10),
     shares: parts.shares ?? new Shares(10, 10),
     backlog: parts.backlog ?? new Wakeup(1000, 5),
+    holdEnds: { holdBegan: () => {} },
     writer: parts.writer ?? new OutcomeWriter(store, logger, { maxBatch: 10, maxDelayMs: 1 }),
     metrics: createDeliveryMetrics(new Registry(), () => store.dueBacklog()),
     logger,

@@ -6,6 +6,7 @@ import type { LeaseWindow } from '../lease.rules.js';
 import type { DeliveryMetrics } from '../metrics.js';
 import type { AttemptTracing, ClaimedAttempt, EventStore, Sender, WebhookOutcome } from '../ports.js';
 import { GiveBacks } from './give-backs.js';
+import type { HoldEnds } from './hold-ends.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import type { Shares } from './shares.js';
 import { type CallAnswer, answerOf } from './untried-origins.js';
@@ -25,6 +26,8 @@ export interface AttemptDeliveryDeps {
   shares: Shares;
   /** Poked when calls end at a share, and when attempts are handed back or recovered. */
   backlog: Wakeup;
+  /** Told when a recorded call began a destination's hold (a Retry-After). */
+  holdEnds: Pick<HoldEnds, 'holdBegan'>;
   writer: OutcomeWriter;
   metrics: DeliveryMetrics;
   logger: Logger;
@@ -175,6 +178,7 @@ export class AttemptDelivery {
   ): Promise<void> {
     const record = planRecord(attempt, outcome, newEventId, { executed });
     await this.deps.writer.add(record, lease.recordBy);
+    if (record.call?.retryAfter) this.deps.holdEnds.holdBegan();
   }
 
   async #release(attempt: ClaimedAttempt): Promise<void> {

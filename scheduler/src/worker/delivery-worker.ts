@@ -9,6 +9,7 @@ import { AttemptDelivery } from './attempt-delivery.js';
 import { type Capacity, fewestPlaces, placesKeptForDue } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
 import { filledARoom } from './holders.js';
+import type { HoldEnds } from './hold-ends.js';
 import type { Shares } from './shares.js';
 import { WaitingStarts } from './waiting-starts.js';
 import { DatabaseClock } from './database-clock.js';
@@ -47,6 +48,8 @@ export interface DeliveryWorkerDeps {
   shares: Shares;
   /** Poked when calls of a team or destination at its share end, so its waiting events are claimed. */
   backlog: Wakeup;
+  /** Told when a recorded call began a destination's hold, so that it is released when it ends. */
+  holdEnds: Pick<HoldEnds, 'holdBegan'>;
   writer: OutcomeWriter;
   metrics: DeliveryMetrics;
   logger: Logger;

@@ -65,6 +65,38 @@ describe('HoldEnds', () => {
     expect(store.releases).toEqual([3000]);
   });
 
+  it('watches for the end of a hold begun here, one lookup at a time and one more for those meanwhile', async () => {
+    const store = storeWithHoldsEndingAt([800]);
+    const lookups = vi.spyOn(store, 'nextReleaseInMs');
+    const { ends, onReleased } = holdEnds(store);
+    ends.holdBegan();
+    ends.holdBegan();
+    ends.holdBegan();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(lookups).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(801);
+    expect(store.releases).toEqual([801]);
+    expect(onReleased).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps the answer of the latest lookup when an earlier one comes back after it', async () => {
+    const answers: ((inMs: number | null) => void)[] = [];
+    const store = {
+      releaseDestinations: () => Promise.resolve(0),
+      nextReleaseInMs: () => new Promise<number | null>((resolve) => answers.push(resolve)),
+    };
+    const ends = new HoldEnds({ store, onReleased: () => {}, onError: () => {}, reconcileEveryMs: 2000 });
+    const releasing = ends.release();
+    await vi.advanceTimersByTimeAsync(0);
+    ends.holdBegan();
+    await vi.advanceTimersByTimeAsync(0);
+    answers[1]?.(500);
+    await vi.advanceTimersByTimeAsync(0);
+    answers[0]?.(null);
+    await releasing;
+    expect(vi.getTimerCount()).toBe(1);
+  });
+
   it('keeps one timer however often it is asked, and none once stopped', async () => {
     const store = storeWithHoldsEndingAt([500]);
     const { ends, onReleased } = holdEnds(store);

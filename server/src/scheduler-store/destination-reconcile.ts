@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   COOLED_CIRCUITS,
   NEXT_COOL_DOWN_END,
+  NEXT_RETRY_AFTER_END,
   PROBING,
   reopenLostProbes,
 } from '../destinations/store/destination-holds.js';
@@ -26,12 +27,13 @@ export async function releaseDestinations(em: EntityManager): Promise<number> {
 
 /**
  * In how many milliseconds, by the database's clock, the first hold still running ends: an open
- * circuit's cool-down or a parked row's Retry-After; null when none does.
+ * circuit's cool-down, a destination's Retry-After or a row parked for one; null when none does.
  */
 export async function nextReleaseInMs(em: EntityManager): Promise<number | null> {
   const [row] = await rawQuery<{ ms: string | null }>(
     em,
-    `select extract(epoch from least(${NEXT_COOL_DOWN_END}, ${NEXT_PARKED_END}) - clock_timestamp()) * 1000 as ms`,
+    `select extract(epoch from least(${NEXT_COOL_DOWN_END}, ${NEXT_RETRY_AFTER_END}, ${NEXT_PARKED_END})
+                               - clock_timestamp()) * 1000 as ms`,
   );
   return row?.ms == null ? null : Number(row.ms);
 }

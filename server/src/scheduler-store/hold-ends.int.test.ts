@@ -23,7 +23,9 @@ const circuit = (state: string, openUntil: string) =>
     state,
     openUntil,
   ]);
-const parkAll = (until: string) =>
+const retryAfter = (until: string | null) =>
+  sql(`update destinations set retry_after_until = now() + $2::interval where team_id = $1`, [team, until]);
+const parkAll = (until: string | null) =>
   sql(`update event_queue set parked_until = $2 where team_id = $1`, [team, until]);
 
 beforeAll(async () => {
@@ -39,6 +41,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await circuit('closed', '-1 minute');
+  await retryAfter(null);
   await parkAll('infinity');
 });
 
@@ -66,8 +69,17 @@ describe('when the next hold of a destination ends', () => {
     expect(inMs).toBeLessThanOrEqual(2000);
   });
 
+  it('is when a destination’s Retry-After ends, before a claim parks any row for it', async () => {
+    await parkAll(null);
+    await retryAfter('3 seconds');
+    const inMs = await next();
+    expect(inMs).toBeGreaterThan(2000);
+    expect(inMs).toBeLessThanOrEqual(3000);
+  });
+
   it('leaves out the ends already past: the reconcile released them or has nothing to probe with', async () => {
     await circuit('open', '-1 second');
+    await retryAfter('-1 second');
     await parkAll(new Date(Date.now() - 1000).toISOString());
     expect(await next()).toBeNull();
   });

@@ -34,7 +34,14 @@ export const COOLED_CIRCUITS = `cooled as (
 
 /** When the first open circuit's cool-down still running ends (a scalar subquery; null if none). */
 export const NEXT_COOL_DOWN_END = `(select min(open_until) from destinations
-     where circuit = 'open' and open_until > clock_timestamp())`;
+     where circuit = 'open' and open_until > now())`;
+
+/**
+ * When the first Retry-After still running ends (a scalar subquery; null if none): the events a
+ * claim parks for it later are parked until then.
+ */
+export const NEXT_RETRY_AFTER_END = `(select min(retry_after_until) from destinations
+     where retry_after_until > now())`;
 
 /** Makes the circuits of the CTE `probe` (team_id, destination, event_id) half-open, probing with that event. */
 export const PROBING = `probing as (
