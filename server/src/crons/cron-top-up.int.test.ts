@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { Timers } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCrons, makeTeam } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { createOrm } from '../db/orm.js';
 import { rawQuery } from '../shared/raw-query.js';
-import { cronsRunningOut } from './cron-occurrences.js';
+import { cronsRunningOut, materializeOccurrences } from './cron-occurrences.js';
 
 // bench/scale, 2026-11-26: over (materialized_until), the top-up's `is null or <` in NULLS FIRST
 // order read and sorted all 20,000 crons for each batch of 82 (30 ms).
@@ -79,5 +80,34 @@ describe('the crons a top-up takes', () => {
     expect(half).toBeGreaterThan(50);
     expect(half).toBeLessThan(150);
     expect(await takenWithin(500)).toBe(200);
+  });
+
+  it('are spread over the gap between their occurrences, less the reach and 7 s, once topped up', async () => {
+    const FIVE_MINUTES = 300_000;
+    const mark = (Math.floor(Date.now() / FIVE_MINUTES) + 24) * FIVE_MINUTES;
+    const crons = await makeCrons(orm.em.fork(), team, 200, () => ({
+      cronExpression: '*/5 * * * *',
+      materializedUntil: new Date(mark),
+    }));
+    const ids = new Set(crons.map((cron) => cron.id));
+    // Topped up 90 s before the mark, as the reconcile would: each gets the occurrence after it.
+    const added = await orm.em
+      .fork()
+      .transactional((tx) =>
+        materializeOccurrences(tx, new Timers({ shards: 2 }), crons, new Date(mark - 90_000), 66_000),
+      );
+    expect(added).toBe(200);
+    const runsOut = mark + FIVE_MINUTES;
+    const takenWithin = (beforeRunsOutMs: number) =>
+      orm.em.fork().transactional(async (tx) => {
+        const taken = await cronsRunningOut(tx, runsOut - Date.now() - beforeRunsOutMs, 1000);
+        return taken.filter((cron) => ids.has(cron.id)).length;
+      });
+    // 300 s − 66 s − 7 s: from 7 s after the mark's calls to the reach before the next.
+    expect(await takenWithin(228_000)).toBe(0);
+    const half = await takenWithin(113_500);
+    expect(half).toBeGreaterThan(50);
+    expect(half).toBeLessThan(150);
+    expect(await takenWithin(-500)).toBe(200);
   });
 });

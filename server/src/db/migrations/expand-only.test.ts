@@ -68,6 +68,13 @@ const REVIEWED = new Map<string, { steps: string[]; why: string }>([
     },
   ],
   [
+    'Migration20261130100000_cron_top_up_gap',
+    {
+      steps: ['drops a index', 'drops a index'],
+      why: "rebuilds an index an interrupted build left invalid, and drops the top-up's previous index: the previous release's top-up reads every active cron without it, and works",
+    },
+  ],
+  [
     'Migration20261128000000_cron_schedule_index',
     {
       steps: ['drops a index'],
