@@ -64,8 +64,8 @@ function occurrencesOf(
 
 /**
  * Inserts the crons' upcoming occurrences as pending events (no back-fill) and moves their
- * `materialized_until` and `top_up_spread`. The caller holds the cron rows locked; an occurrence that exists already
- * is skipped. Returns how many occurrences there were.
+ * `materialized_until` and `top_up_spread`. The caller holds the cron rows locked; an occurrence
+ * that exists already is skipped. Returns how many occurrences there were.
  */
 export async function materializeOccurrences(
   tx: EntityManager,
