@@ -97,6 +97,19 @@ describe('HoldEnds', () => {
     expect(vi.getTimerCount()).toBe(1);
   });
 
+  it('reports a failed lookup without failing the release, so the rest of the reconcile goes on', async () => {
+    const onError = vi.fn();
+    const store = {
+      releaseDestinations: () => Promise.resolve(1),
+      nextReleaseInMs: () => Promise.reject(new Error('connection lost')),
+    };
+    const onReleased = vi.fn();
+    const ends = new HoldEnds({ store, onReleased, onError, reconcileEveryMs: 2000 });
+    await expect(ends.release()).resolves.toBeUndefined();
+    expect(onReleased).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith(new Error('connection lost'));
+  });
+
   it('keeps one timer however often it is asked, and none once stopped', async () => {
     const store = storeWithHoldsEndingAt([500]);
     const { ends, onReleased } = holdEnds(store);

@@ -25,10 +25,13 @@ export class HoldEnds {
 
   constructor(private readonly deps: HoldEndsDeps) {}
 
-  /** Releases the holds that ended, then watches for the next end. */
+  /**
+   * Releases the holds that ended, then watches for the next end. A failed lookup goes to `onError`:
+   * the reconcile's later steps (timers, the crons' top-up) do not wait on it.
+   */
   async release(): Promise<void> {
     if ((await this.deps.store.releaseDestinations()) > 0) this.deps.onReleased();
-    await this.#watchNextEnd();
+    await this.#watchNextEnd().catch(this.deps.onError);
   }
 
   /**
