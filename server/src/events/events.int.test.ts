@@ -252,10 +252,10 @@ describe('DELETE /api/v1/events/:id', () => {
     const listed = async (status: EventStatus) => {
       const page = await app.request('GET', `/api/v1/events?status=${status}`, { key: team.key });
       const body = expectBody(page, 200, bodies.eventPage);
-      return { ids: body.data.map((e) => e.id), total: body.pagination.total };
+      return { shown: body.data.map((e) => ({ id: e.id, status: e.status })), total: body.pagination.total };
     };
-    expect(await listed('processing')).toEqual({ ids: [event.id], total: 1 });
-    expect(await listed('pending')).toEqual({ ids: [waiting.id], total: 1 });
+    expect(await listed('processing')).toEqual({ shown: [{ id: event.id, status: 'processing' }], total: 1 });
+    expect(await listed('pending')).toEqual({ shown: [{ id: waiting.id, status: 'pending' }], total: 1 });
 
     const put = await app.request('PUT', `/api/v1/events/${event.id}`, { key: team.key, body: eventBody() });
     expect(expectError(put, 400, 'BAD_REQUEST').details).toEqual({ currentStatus: 'processing' });

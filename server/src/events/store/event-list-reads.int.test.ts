@@ -3,7 +3,7 @@ import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCron, makeTeam } from '../../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
-import { indexReads } from '../../../test/index-reads.js';
+import { indexPages, indexReads } from '../../../test/index-reads.js';
 import { createOrm } from '../../db/orm.js';
 import { rawQuery } from '../../shared/raw-query.js';
 import { type EventFilter, pageOfEventsInChunks } from './event-queries.js';
@@ -89,6 +89,27 @@ describe('a first page of events with a status', () => {
     expect(reads).toBeLessThan(PAGE * 3);
   });
 
+  // A page filtered by status shows that status: the queue is read to leave out the calls in flight,
+  // not again for each row's status as shown.
+  it.each<EventSort>(['created_at', 'scheduled_at'])(
+    'looks each pending event up in the queue once: sort=%s',
+    async (sort) => {
+      const { result: rows, scans } = await indexReads(orm, 'event_queue', async (tx) => {
+        const page: EventRow[] = [];
+        for await (const chunk of pageOfEventsInChunks(
+          tx,
+          { teamId, status: 'pending' },
+          { page: 0, limit: PAGE, sort },
+        ))
+          page.push(...chunk);
+        return page;
+      });
+      expect(rows).toHaveLength(PAGE);
+      // In scheduled order, one more: where the team's waiting events begin.
+      expect(scans).toBeLessThanOrEqual(PAGE + 1);
+    },
+  );
+
   it('keeps the page in its order: newest created first, the id breaking ties', async () => {
     const { rows } = await firstPage({ teamId, status: 'success' }, 'created_at');
     const expected = await rawQuery<{ id: string }>(
@@ -97,6 +118,58 @@ describe('a first page of events with a status', () => {
       [teamId, PAGE],
     );
     expect(rows.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+  });
+});
+
+// bench/scale: a page of pending events in scheduled order read 651 pages of entries of events sent
+// since the last vacuum of `events` (each left behind by its change of status) before its first row.
+describe('a first page of pending events in scheduled order', () => {
+  const SENT = 20_000;
+  let busy: string;
+
+  beforeAll(async () => {
+    busy = await makeTeam(orm.em.fork(), 'busy');
+    await rawQuery(orm.em.fork(), 'alter table events set (autovacuum_enabled = false)');
+    await rawQuery(
+      orm.em.fork(),
+      `insert into events (id, team_id, attempt, scheduled_at, status, webhook_url, destination, method, created_at, updated_at)
+       select gen_random_uuid(), $1, 0, now() - interval '1 hour' + n * interval '1 millisecond', 'pending',
+              'https://a.example.com/hook', 'https://a.example.com', 'POST', now(), now()
+       from generate_series(1, $2) as n`,
+      [busy, SENT + WAITING],
+    );
+    // Sent as an outcome sends them: the row's status changes and its queue row goes.
+    await rawQuery(
+      orm.em.fork(),
+      `with sent as (
+         update events set status = 'success', executed_at = now()
+         where id in (select id from events where team_id = $1 order by scheduled_at limit $2) returning id)
+       delete from event_queue q using sent where q.event_id = sent.id`,
+      [busy, SENT],
+    );
+    await rawQuery(orm.em.fork(), 'analyze events');
+  });
+
+  it('starts at the first one waiting, not at the entries of those sent', async () => {
+    const { result: rows, pages } = await indexPages(orm, 'events_team_status_scheduled_idx', async (tx) => {
+      const page: EventRow[] = [];
+      for await (const chunk of pageOfEventsInChunks(
+        tx,
+        { teamId: busy, status: 'pending' },
+        { page: 0, limit: PAGE, sort: 'scheduled_at' },
+      ))
+        page.push(...chunk);
+      return page;
+    });
+    const [first] = await rawQuery<{ id: string }>(
+      orm.em.fork(),
+      `select event_id as id from event_queue where team_id = $1 order by scheduled_at limit 1`,
+      [busy],
+    );
+    expect(rows).toHaveLength(PAGE);
+    expect(rows[0]?.id).toBe(first?.id);
+    expect(rows.every((row) => row.status === 'pending')).toBe(true);
+    expect(pages).toBeLessThan(10);
   });
 });
 

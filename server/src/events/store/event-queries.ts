@@ -136,7 +136,7 @@ export async function findEventsHeld(
   const { sql, params } = where(filter);
   return rawQuery<EventRow>(
     tx,
-    `select ${eventColumns()} from events where ${sql}
+    `select ${eventColumns('events', filter.status)} from events where ${sql}
      order by scheduled_at, id limit $${params.length + 1} for key share`,
     [...params, limit],
   );
@@ -187,6 +187,14 @@ export async function pendingBytesOf(
   return { bytes: row?.bytes ?? 0, counted: row?.counted ?? false };
 }
 
+/**
+ * Where a team's pending events not in flight begin in scheduled order: each has its queue row
+ * (migration event_queue), due at the event's time. The team's index of `events` by status and time
+ * keeps the entries of the events sent before it until a vacuum of `events` removes them; a page
+ * from the start read them all (bench/scale: 651 index pages for a page of 50, 6.4 ms; 0.5 ms from here).
+ */
+const PENDING_FROM = `scheduled_at >= (select min(q.scheduled_at) from event_queue q where q.team_id = $1 and q.lease_token is null)`;
+
 /** Rows read at once when a page is streamed: a page of up to 100 is one statement, as before. */
 export const STREAM_CHUNK = 100;
 
@@ -219,16 +227,21 @@ export async function* pageOfEventsInChunks(
   filter: EventFilter,
   { page, limit, sort = 'created_at' }: { page: number; limit: number; sort?: EventSort },
 ): AsyncGenerator<EventRow[]> {
-  const { sql, params } = where(filter);
+  const filtered = where(filter);
   const { column, descending } = ORDERS[sort];
+  const fromTheQueue = filter.status === 'pending' && column === 'scheduled_at' && !descending;
+  const { sql, params } = fromTheQueue
+    ? { ...filtered, sql: `${filtered.sql} and ${PENDING_FROM}` }
+    : filtered;
   const direction = descending ? 'desc' : 'asc';
   const orderBy = (table: string) => `order by ${table}.${column} ${direction}, ${table}.id ${direction}`;
+  const columns = eventColumns('events', filter.status);
   const chunk = (condition: string, bounds: string) =>
     filter.cronId === undefined
-      ? `select ${eventColumns()} from events
+      ? `select ${columns} from events
      join (select id from events where ${condition} ${orderBy('events')} ${bounds}) as page on page.id = events.id
      ${orderBy('events')}`
-      : `select ${eventColumns()} from events where ${condition} ${orderBy('events')} ${bounds}`;
+      : `select ${columns} from events where ${condition} ${orderBy('events')} ${bounds}`;
   const after = descending ? '<' : '>';
   let read = 0;
   let last: EventRow | undefined;

@@ -58,9 +58,13 @@ export const shownStatus = (table: string) =>
      and (select q.lease_token from event_queue q where q.event_id = ${table}.id) is not null
    then 'processing' else ${table}.status end`;
 
-/** The select list of an {@link EventRow} from `table` (a name or an alias), its status as shown. */
-export function eventColumns(table = 'events'): string {
-  return COLUMNS.map((column) =>
-    column === 'status' ? `${shownStatus(table)} as status` : `${table}.${column}`,
-  ).join(', ');
+/**
+ * The select list of an {@link EventRow} from `table` (a name or an alias), its status as shown:
+ * `shown` when the statement selects only events shown with it, so none is looked up in the queue.
+ */
+export function eventColumns(table = 'events', shown?: EventStatus): string {
+  const status = shown ? `'${shown}'::text` : shownStatus(table);
+  return COLUMNS.map((column) => (column === 'status' ? `${status} as status` : `${table}.${column}`)).join(
+    ', ',
+  );
 }
