@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rawQuery } from '../../shared/raw-query.js';
-import { DATABASE_NOW } from './database-clock.js';
 
 /** A team's queue at a glance: what is due per minute ahead, what waits, what is in flight. */
 export interface QueueLoad {
@@ -48,12 +47,16 @@ export async function queueLoad(
   };
 }
 
-/** Pending events already due (for the backlog gauge). */
+/**
+ * Pending events already due (for the backlog gauge). The statement's start is the clock here, a
+ * value the planner sees: against the database clock's unknown value it guessed a third of the
+ * queue due and counted with two parallel workers at every scrape (2M events waiting: 7.7 ms, for none due).
+ */
 export async function dueBacklog(em: EntityManager): Promise<number> {
   const [row] = await rawQuery<{ count: string }>(
     em,
     `select count(*) as count from event_queue
-     where lease_token is null and parked_until is null and scheduled_at <= ${DATABASE_NOW}`,
+     where lease_token is null and parked_until is null and scheduled_at <= statement_timestamp()`,
   );
   return Number(row?.count ?? 0);
 }
