@@ -57,11 +57,23 @@ function statusIs(status: EventStatus, params: unknown[]): string {
   return `status = $${params.push(status)}`;
 }
 
+/**
+ * Whether the cron `cron` (a parameter) is the team's (`$1`): every event of a cron is its team's,
+ * so its first one tells, read once per statement.
+ */
+const cronOfTeam = (cron: string) =>
+  `(select o.team_id from events o where o.cron_id = ${cron} limit 1) = $1`;
+
+/**
+ * A cron's events are read by the cron alone, its team checked once: with the team as a condition of
+ * each row, the planner intersected the cron's index with the team's whole (bench/scale: 43,205
+ * entries read for a cron's 337 events, 17 ms).
+ */
 function where(filter: EventFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [filter.teamId];
-  let sql = 'team_id = $1';
+  let sql = filter.cronId ? `cron_id = $2 and ${cronOfTeam('$2')}` : 'team_id = $1';
+  if (filter.cronId) params.push(filter.cronId);
   if (filter.status) sql += ` and ${statusIs(filter.status, params)}`;
-  if (filter.cronId) sql += ` and cron_id = $${params.push(filter.cronId)}`;
   if (filter.scheduledAfter) sql += ` and scheduled_at >= $${params.push(filter.scheduledAfter)}`;
   if (filter.scheduledBefore) sql += ` and scheduled_at < $${params.push(filter.scheduledBefore)}`;
   // strpos, not LIKE: the text's % and _ are plain characters.
@@ -118,8 +130,8 @@ async function countedEvents(em: EntityManager, filter: EventFilter): Promise<nu
   else if (filter.status === 'pending') total = `${stored("'pending'")} - ${inFlightOf(cron)}`;
   else if (filter.status === 'processing') total = `${stored("'processing'")} + ${inFlightOf(cron)}`;
   else total = stored(`$${params.push(filter.status)}`);
-  // Another team's cron counts nothing: every event of a cron is its team's, so one tells whose it is.
-  const owned = cron ? ' where (select team_id from events where cron_id = $2 limit 1) = $1' : '';
+  // Another team's cron counts nothing.
+  const owned = cron ? ` where ${cronOfTeam('$2')}` : '';
   const [row] = await preparedQuery<{ total: string | null }>(em, `select ${total} as total${owned}`, params);
   return Number(row?.total ?? 0);
 }
