@@ -71,8 +71,11 @@ const cronOfTeam = (cron: string) =>
  */
 function where(filter: EventFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [filter.teamId];
-  let sql = filter.cronId ? `cron_id = $2 and ${cronOfTeam('$2')}` : 'team_id = $1';
-  if (filter.cronId) params.push(filter.cronId);
+  let sql = 'team_id = $1';
+  if (filter.cronId) {
+    const cron = `$${params.push(filter.cronId)}`;
+    sql = `cron_id = ${cron} and ${cronOfTeam(cron)}`;
+  }
   if (filter.status) sql += ` and ${statusIs(filter.status, params)}`;
   if (filter.scheduledAfter) sql += ` and scheduled_at >= $${params.push(filter.scheduledAfter)}`;
   if (filter.scheduledBefore) sql += ` and scheduled_at < $${params.push(filter.scheduledBefore)}`;
@@ -203,7 +206,8 @@ export async function pendingBytesOf(
  * Where a team's pending events not in flight begin in scheduled order: each has its queue row
  * (migration event_queue), due at the event's time. The team's index of `events` by status and time
  * keeps the entries of the events sent before it until a vacuum of `events` removes them; a page
- * from the start read them all (bench/scale: 651 index pages for a page of 50, 6.4 ms; 0.5 ms from here).
+ * from the start read them all (bench/scale: 651 index pages for a page of 50, 6.4 ms; from here
+ * 0.55 ms).
  */
 const PENDING_FROM = `scheduled_at >= (select min(q.scheduled_at) from event_queue q where q.team_id = $1 and q.lease_token is null)`;
 
