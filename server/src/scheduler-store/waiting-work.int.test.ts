@@ -23,6 +23,7 @@ const WAITING_CRONS = Number(process.env.WAITING_CRONS ?? 2_000);
 const TEAMS = 4;
 const FINISHED = 2_000;
 const SOON = 100;
+/** The cron top-up's reach, 1.1 of the default 5-minute horizon; the timer's horizon is read as far. */
 const HORIZON_MS = 330_000;
 const PAGE = 50;
 const LEEWAY = 4;
