@@ -191,7 +191,7 @@ describe('a first page of a cron’s events, on statistics that overrate each cr
        select gen_random_uuid(), $1, 0, now() - n * interval '1 second', now(), 'success',
               'https://a.example.com/hook', 'https://a.example.com', 'POST', now(), now()
        from generate_series(1, $2) as n`,
-      [others, 20 * (FINISHED + WAITING)],
+      [others, 10 * (FINISHED + WAITING)],
     );
     await rawQuery(orm.em.fork(), 'alter table events alter column cron_id set (n_distinct = 2)');
     await rawQuery(orm.em.fork(), 'analyze events');
