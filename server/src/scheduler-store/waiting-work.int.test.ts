@@ -3,11 +3,12 @@ import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCron, makeCrons, makeTeam, unsharedClaim } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { firstPageOf } from '../../test/event-pages.js';
 import { countedDuring } from '../../test/index-reads.js';
 import { cronsRunningOut } from '../crons/cron-occurrences.js';
 import { createOrm } from '../db/orm.js';
 import { nextDueAt, pendingSlots } from '../events/store/claims.js';
-import { type EventFilter, countEvents, pageOfEventsInChunks } from '../events/store/event-queries.js';
+import { type EventFilter, countEvents } from '../events/store/event-queries.js';
 import { expiredLeases } from '../events/store/leases.js';
 import { dueBacklog } from '../events/store/queue-load.js';
 import { rawQuery } from '../shared/raw-query.js';
@@ -40,12 +41,8 @@ const READS = `select coalesce(sum(pg_stat_get_xact_blocks_fetched(c.oid)), 0) a
 
 type Probe = (tx: EntityManager, now: Date) => Promise<number>;
 
-async function firstPage(tx: EntityManager, filter: EventFilter, sort: EventSort): Promise<number> {
-  let rows = 0;
-  for await (const chunk of pageOfEventsInChunks(tx, filter, { page: 0, limit: PAGE, sort }))
-    rows += chunk.length;
-  return rows;
-}
+const firstPage = async (tx: EntityManager, filter: EventFilter, sort: EventSort) =>
+  (await firstPageOf(tx, filter, sort, PAGE)).length;
 
 function probes(): Record<string, Probe> {
   const team = teams[0] as string;

@@ -3,10 +3,11 @@ import type { EventSort, EventStatus } from '@webhook-scheduler/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCron, makeTeam } from '../../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../../test/harness.js';
+import { firstPageOf } from '../../../test/event-pages.js';
 import { indexPages, indexReads } from '../../../test/index-reads.js';
 import { createOrm } from '../../db/orm.js';
 import { rawQuery } from '../../shared/raw-query.js';
-import { type EventFilter, pageOfEventsInChunks } from './event-queries.js';
+import type { EventFilter } from './event-queries.js';
 import type { EventRow } from './event-row.js';
 
 // bench/scale, 2026-11-27: `GET /events?status=success` of the team with half the rows took 26 ms
@@ -26,12 +27,8 @@ let teamId: string;
 let cronId: string;
 
 /** The first page of `filter` in `sort` order, read in `tx`. */
-async function readFirstPage(tx: EntityManager, filter: EventFilter, sort: EventSort): Promise<EventRow[]> {
-  const page: EventRow[] = [];
-  for await (const chunk of pageOfEventsInChunks(tx, filter, { page: 0, limit: PAGE, sort }))
-    page.push(...chunk);
-  return page;
-}
+const readFirstPage = (tx: EntityManager, filter: EventFilter, sort: EventSort) =>
+  firstPageOf(tx, filter, sort, PAGE);
 
 /** The first page and the `events` index entries read for it, counted within its transaction. */
 async function firstPage(filter: EventFilter, sort: EventSort): Promise<{ rows: EventRow[]; reads: number }> {
