@@ -75,6 +75,13 @@ const REVIEWED = new Map<string, { steps: string[]; why: string }>([
     },
   ],
   [
+    'Migration20261130200000_counter_live_shards',
+    {
+      steps: ['drops a index', 'drops a index'],
+      why: 'rebuilds the indexes it adds when an interrupted build left them invalid',
+    },
+  ],
+  [
     'Migration20261128000000_cron_schedule_index',
     {
       steps: ['drops a index'],

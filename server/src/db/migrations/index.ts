@@ -27,6 +27,7 @@ import { Migration20261128000000_cron_schedule_index } from './Migration20261128
 import { Migration20261129000000_cron_counts } from './Migration20261129000000_cron_counts.js';
 import { Migration20261130000000_cron_top_up_spread } from './Migration20261130000000_cron_top_up_spread.js';
 import { Migration20261130100000_cron_top_up_gap } from './Migration20261130100000_cron_top_up_gap.js';
+import { Migration20261130200000_counter_live_shards } from './Migration20261130200000_counter_live_shards.js';
 import { Migration20261126000000_trace_context } from './Migration20261126000000_trace_context.js';
 import { Migration20261126200000_delivery_minutes } from './Migration20261126200000_delivery_minutes.js';
 import { Migration20261125020000_pending_quota_function } from './Migration20261125020000_pending_quota_function.js';
@@ -116,4 +117,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261129000000_cron_counts', class: Migration20261129000000_cron_counts },
   { name: 'Migration20261130000000_cron_top_up_spread', class: Migration20261130000000_cron_top_up_spread },
   { name: 'Migration20261130100000_cron_top_up_gap', class: Migration20261130100000_cron_top_up_gap },
+  { name: 'Migration20261130200000_counter_live_shards', class: Migration20261130200000_counter_live_shards },
 ];

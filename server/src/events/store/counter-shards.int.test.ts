@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBody, makeCron, makeTeam } from '../../../test/factories.js';
 import { type TestApp, startTestApp } from '../../../test/harness.js';
+import { countedDuring } from '../../../test/index-reads.js';
 import { eventually } from '../../../test/receiver.js';
 import { foldCounterShards } from './counter-shards.js';
 
@@ -71,6 +72,41 @@ describe('foldCounterShards', () => {
       expect(pendingRows.find((row) => row.shard === 0)?.n).toBe(2);
       expect(await rowsOf('event_totals', 'scope', cron.id)).toEqual([]);
       expect(await rowsOf('pending_event_counts', 'team_id', goneTeam)).toEqual([]);
+    } finally {
+      await live.end();
+    }
+  });
+
+  it("reads the ended sessions' rows, not the live ones'", async () => {
+    const team = await app.createTeam();
+    const live = new pg.Client(app.db.connection);
+    await live.connect();
+    try {
+      const [{ pid } = { pid: 0 }] = (await live.query<{ pid: number }>('select pg_backend_pid() as pid'))
+        .rows;
+      // A live session's row per counter it wrote: a scheduler's connection after 20,000 crons ran.
+      await app.sql(
+        `insert into event_totals (scope, shard, n) select gen_random_uuid(), $1, 1 from generate_series(1, 20000)`,
+        [pid],
+      );
+      await app.sql('insert into event_totals (scope, shard, n) values ($1, $2, 4)', [team.teamId, ENDED]);
+      await app.sql('analyze event_totals');
+      const pages = `select pg_stat_get_xact_blocks_fetched('event_totals'::regclass)
+          + (select sum(pg_stat_get_xact_blocks_fetched(indexrelid)) from pg_index
+             where indrelid = 'event_totals'::regclass) as pages`;
+      const { grew } = await countedDuring(app.orm, pages, (tx) => foldCounterShards(tx));
+      const [table] = await app.sql<{ pages: number }>(
+        `select pg_relation_size('event_totals') / current_setting('block_size')::int as pages`,
+      );
+
+      // Read whole, the table is ~470 pages (524 fetched); a probe per shard and the ended row, ~45.
+      expect(grew.pages).toBeLessThan((table?.pages ?? 0) / 5);
+      expect(await rowsOf('event_totals', 'scope', team.teamId)).toContainEqual({ shard: 0, n: 4 });
+      const [kept] = await app.sql<{ n: number }>(
+        'select count(*)::int as n from event_totals where shard = $1',
+        [pid],
+      );
+      expect(kept?.n).toBe(20_000);
     } finally {
       await live.end();
     }
