@@ -62,7 +62,7 @@ function latenessFigure(name: string, lateness: Lateness, p50Aim: number | undef
 }
 
 /** Each table's worst share of dead rows over the run's samples. */
-export function worstDeadShares(samples: Record<string, Tuples>[]) {
+function worstDeadShares(samples: Record<string, Tuples>[]) {
   const worst = new Map<string, Tuples & { share: number }>();
   for (const sample of samples)
     for (const [table, { live, dead }] of Object.entries(sample)) {
