@@ -26,7 +26,10 @@ function endedShards(table: string): string {
     where shard is not null and not exists (select 1 from pg_stat_activity a where a.pid = shard)`;
 }
 
-/** Folds the rows of the ended shards `$2` into shard 0, up to `$1` of them (`shard <> 0`: the index's condition). */
+/**
+ * Folds the rows of the ended shards `$2` into shard 0, up to `$1` of them. `shard <> 0` is repeated
+ * as the partial index's condition, so that the index serves the search.
+ */
 function foldStatement(table: string, key: string, sums: string[]): string {
   const returned = sums.map((column) => `t.${column}`).join(', ');
   const summed = sums.map((column) => `sum(${column})`).join(', ');
