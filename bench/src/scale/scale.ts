@@ -1,6 +1,7 @@
 // bench/scale: the service on a database of months (issue 25), under an open-loop load.
 // Usage: npm run scale -w bench   (SCALE=1 is 10M events and 20,000 crons; SCALE=0.02 for a quick look)
 // SCALE_SCENARIO: steady (default) | slow (slow receivers) | catch-up | split (2 schedulers + 1 API)
+// SCALE_PROFILE=<dir>: each service process writes a CPU profile there when it stops.
 // The template is seeded once under bench/.scale (see cluster.ts) and cloned for every run.
 import { stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -105,6 +106,9 @@ const serviceEnv = {
   EVENT_RETENTION: await retentionForRun(),
   ...(SLOW ? { DELIVERY_CONCURRENCY: '2000' } : {}),
   ...(CATCH_UP ? { MISSED_EVENT_TOLERANCE: `${TOLERANCE_S}s` } : {}),
+  ...(process.env.SCALE_PROFILE
+    ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.SCALE_PROFILE}` }
+    : {}),
 };
 await withClient(RUN_DATABASE, async (db) => {
   await db.query('create extension if not exists pg_stat_statements');
@@ -144,6 +148,11 @@ try {
       ? minuteMark(Date.now() + 300_000)
       : windowStart(Date.now() + 120_000);
   log(`the measured window starts at ${new Date(t0).toISOString()}`);
+  if (process.env.SCALE_PROFILE)
+    for (const { role, spawnedAt } of services)
+      log(
+        `${role}'s profile: the window is its seconds ${(t0 - spawnedAt) / 1000}–${(t0 + MEASURE_MS - spawnedAt) / 1000}`,
+      );
   const punctual = Array.from({ length: Math.round((DUE_RATE * MEASURE_MS) / 1000) }, (_, i) => ({
     team: SLOW ? PUNCTUAL_TEAM : skewedTeam(),
     input: eventInput(receiverUrl(i, `punctual/${i}`), new Date(t0 + (i * 1000) / DUE_RATE)),

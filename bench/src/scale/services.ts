@@ -8,6 +8,8 @@ export interface ServiceProcess {
   role: 'all' | 'api' | 'scheduler';
   port: number;
   running: Running;
+  /** Wall-clock ms: where a CPU profile of the process (SCALE_PROFILE) starts. */
+  spawnedAt: number;
   startToListeningMs: number;
 }
 
@@ -16,9 +18,10 @@ export async function startTimed(
   port: number,
   env: Record<string, string>,
 ): Promise<ServiceProcess> {
-  const spawnedAt = performance.now();
+  const spawnedAt = Date.now();
+  const started = performance.now();
   const running = await startService(role, port, os.tmpdir(), env);
-  return { role, port, running, startToListeningMs: Math.round(performance.now() - spawnedAt) };
+  return { role, port, running, spawnedAt, startToListeningMs: Math.round(performance.now() - started) };
 }
 
 /** `schedulers` 0 is one `all` process on `port`; otherwise an API on `port` and schedulers after it. */
