@@ -43,10 +43,10 @@ export interface SchedulerTuning {
   cronHorizonMs: number;
   writeBatch: number;
   /**
-   * How long the first outcome after an idle writer waits for more to join its batch. Each batch
-   * costs two statements whatever its size; below the writer's pace, 5 ms made batches of 2–3
-   * outcomes (bench/steady-rate: 25 ms took 27 % off PostgreSQL's CPU per delivery at 500/s).
-   * While a batch is being written the next one gathers anyway (group commit).
+   * How long the first outcome after an idle writer waits for more to join its batch; while a batch
+   * is being written the next one gathers anyway (group commit). 25 ms took 27 % off PostgreSQL's
+   * CPU per delivery at 500/s (bench/steady-rate), but at the limit a claim's calls waited for
+   * places that outcomes held meanwhile: 5–12 % more CPU per delivery (bench/README.md, 2026-11-30).
    */
   writeDelayMs: number;
 }
@@ -66,7 +66,7 @@ const DEFAULT_TUNING: Omit<SchedulerTuning, 'teamMaxInFlight'> = {
   livenessEveryMs: 1000,
   cronHorizonMs: 60_000,
   writeBatch: 500,
-  writeDelayMs: 25,
+  writeDelayMs: 5,
 };
 
 export interface SchedulerOptions {
