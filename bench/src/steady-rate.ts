@@ -7,9 +7,9 @@
 import { Pool } from 'undici';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
 import {
-  firstKey,
   freshDataDir,
   portReceiverStats,
+  printedKey,
   saveReport,
   startPortReceivers,
   startService,
@@ -54,7 +54,7 @@ async function run() {
   const data = await freshDataDir();
   const service = await startService('all', PORT, data.dir);
   try {
-    const key = await waitFor(() => firstKey(service), 'the first API key', 10_000);
+    const key = await printedKey(service);
     const db = await connectDb(data.dir);
     const postgres = await postmasterPid(data.dir);
     const firstDueAt = Date.now() + LEAD_MS;
