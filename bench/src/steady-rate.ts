@@ -4,6 +4,7 @@
 // bench/delivery measures the limit, where every batch is full; here the fixed cost of each statement
 // and job counts too. Usage: npm run steady-rate -w bench  (BENCH_SERVICE_ROOT: another checkout;
 // STEADY_RESULT: a suffix for the results file).
+import type pg from 'pg';
 import { Pool } from 'undici';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
 import {
@@ -50,6 +51,15 @@ async function createEvents(base: string, key: string, firstDueAt: number): Prom
   }
 }
 
+/** The database's transactions and shared-buffer reads so far, from PostgreSQL's statistics. */
+async function databaseWork(db: pg.Client) {
+  const { rows } = await db.query<{ transactions: string; buffers: string }>(
+    `select xact_commit + xact_rollback as transactions, blks_hit + blks_read as buffers
+     from pg_stat_database where datname = current_database()`,
+  );
+  return { transactions: Number(rows[0]!.transactions), buffers: Number(rows[0]!.buffers) };
+}
+
 async function run() {
   const data = await freshDataDir();
   const service = await startService('all', PORT, data.dir);
@@ -64,6 +74,7 @@ async function run() {
     const cpuNow = async () => ({
       service: await treeCpuMs(service.child.pid!),
       postgres: await treeCpuMs(postgres),
+      work: await databaseWork(db),
     });
     const before = await cpuNow();
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
@@ -87,6 +98,11 @@ async function run() {
       cpuMicrosecondsPerDelivery: {
         service: perDelivery(after.service - before.service),
         postgres: perDelivery(after.postgres - before.postgres),
+      },
+      // What each delivery's share of PostgreSQL's CPU went to: its statements' transactions and pages.
+      perThousandDeliveries: {
+        transactions: Math.round(((after.work.transactions - before.work.transactions) * 1000) / total),
+        buffers: Math.round(((after.work.buffers - before.work.buffers) * 1000) / total),
       },
       latenessMs: { p50: Math.round(rows[0]!.p50), p99: Math.round(rows[0]!.p99) },
     };

@@ -43,12 +43,16 @@ export interface SchedulerTuning {
   cronHorizonMs: number;
   writeBatch: number;
   /**
-   * How long the first outcome after an idle writer waits for more to join its batch; while a batch
-   * is being written the next one gathers anyway (group commit). 25 ms took 27 % off PostgreSQL's
-   * CPU per delivery at 500/s (bench/steady-rate), but at the limit a claim's calls waited for
-   * places that outcomes held meanwhile: 5–12 % more CPU per delivery (bench/README.md, 2026-11-30).
+   * How long a batch's first outcome waits for more to join it (group commit). At 500 deliveries/s,
+   * 25 ms instead of batches of 2–3 outcomes every ~5 ms took 60 % off PostgreSQL's CPU per
+   * delivery (bench/README.md, bench/steady-rate, 2026-12-01).
    */
   writeDelayMs: number;
+  /**
+   * The same while places are wanted, which outcomes hold until written: with 25 ms then, a process
+   * at its limit spent 5–12 % more CPU per delivery (bench/delivery, 2026-11-30).
+   */
+  writeWantedDelayMs: number;
 }
 
 const DEFAULT_TUNING: Omit<SchedulerTuning, 'teamMaxInFlight'> = {
@@ -66,7 +70,8 @@ const DEFAULT_TUNING: Omit<SchedulerTuning, 'teamMaxInFlight'> = {
   livenessEveryMs: 1000,
   cronHorizonMs: 60_000,
   writeBatch: 500,
-  writeDelayMs: 5,
+  writeDelayMs: 25,
+  writeWantedDelayMs: 5,
 };
 
 export interface SchedulerOptions {
@@ -117,9 +122,15 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const writer = new OutcomeWriter(
     store,
     logger,
-    { maxBatch: tuning.writeBatch, maxDelayMs: tuning.writeDelayMs },
+    {
+      maxBatch: tuning.writeBatch,
+      maxDelayMs: tuning.writeDelayMs,
+      wantedDelayMs: tuning.writeWantedDelayMs,
+      placesWanted: () => capacity.wanted,
+    },
     metrics,
   );
+  capacity.onWant = () => writer.hurry();
   const holdEnds = new HoldEnds({
     store,
     onReleased: () => backlog.poke(),

@@ -53,4 +53,21 @@ describe('Capacity', () => {
       false,
     ]);
   });
+
+  it('says when a claim begins to wait for places, and while places are wanted', async () => {
+    const capacity = new Capacity(200);
+    let wants = 0;
+    capacity.onWant = () => (wants += 1);
+    await capacity.room(200);
+    expect([wants, capacity.wanted]).toEqual([0, false]);
+    capacity.take(190);
+    const waiting = capacity.room(20);
+    expect([wants, capacity.wanted]).toEqual([1, true]);
+    capacity.give(10);
+    await waiting;
+    expect([wants, capacity.wanted]).toEqual([1, false]);
+    // Fewer free than the fewest a claim waits for (a hundredth): wanted, whether or not one waits.
+    capacity.take(19);
+    expect([wants, capacity.wanted]).toEqual([1, true]);
+  });
 });

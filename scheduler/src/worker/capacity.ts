@@ -20,6 +20,10 @@ export class Capacity {
   /** Places taken by claims still running: those they return no event for are free again. */
   #claiming = 0;
   #waiting: (() => void)[] = [];
+  /** Claims waiting in {@link room}. */
+  #wanting = 0;
+  /** Called when a claim begins to wait for places. */
+  onWant: () => void = () => undefined;
   /** Deliveries ended since a claim was cut short (due events may wait for room); undefined if none was. */
   #freedSinceShort: number | undefined;
 
@@ -89,9 +93,21 @@ export class Capacity {
     return true;
   }
 
+  /** Whether places are wanted: a claim waits for them, or fewer are free than a claim waits for. */
+  get wanted(): boolean {
+    return this.#wanting > 0 || this.#free < fewestPlaces(this.size);
+  }
+
   /** Resolves when at least `places` places are free. */
   async room(places = 1): Promise<void> {
-    while (this.#free < places) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    if (this.#free >= places) return;
+    this.#wanting += 1;
+    this.onWant();
+    try {
+      while (this.#free < places) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } finally {
+      this.#wanting -= 1;
+    }
   }
 
   /** Resolves when nothing is in flight. */

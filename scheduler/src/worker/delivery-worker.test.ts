@@ -94,6 +94,35 @@ describe('DeliveryWorker over the memory store', () => {
     await close();
   });
 
+  it('writes outcomes without waiting to gather more while a claim waits for the places they hold', async () => {
+    // bench/delivery: outcomes gathered for 25 ms held the places a full process's claims waited for.
+    store.insert(Array.from({ length: 6 }, () => due()));
+    const capacity = new Capacity(2);
+    const writer = new OutcomeWriter(store, logger, {
+      maxBatch: 10,
+      maxDelayMs: 60_000,
+      wantedDelayMs: 1,
+      placesWanted: () => capacity.wanted,
+    });
+    capacity.onWant = () => writer.hurry();
+    const { worker, close } = makeWorker(store, new Date(0), { capacity, writer });
+    const stopping = new AbortController();
+    const now = Date.now();
+    const delivering = worker.deliverSlot(new Date(now - HOUR), new Date(now + HOUR), stopping.signal);
+    await vi.waitFor(() => expect(receiver.hits).toHaveLength(6), { timeout: 4000 });
+    // The last outcomes may find a place free: they wait the long delay, unless flushed.
+    stopping.abort();
+    let ended = false;
+    const ending = delivering.finally(() => (ended = true));
+    while (!ended) {
+      await writer.flush();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await ending;
+    await close();
+    expect(store.all().map((event) => event.status)).toEqual(Array(6).fill('success'));
+  });
+
   it('pokes the backlog once the outcome of a call to an origin found down, now answering, is written', async () => {
     // bench/destinations `outage`: the probe's success closes the circuit and releases the held
     // events, which then waited for the backlog's next tick (1 s).

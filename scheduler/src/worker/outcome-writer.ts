@@ -4,6 +4,8 @@ import type { AttemptRecord, EventStore } from '../ports.js';
 
 interface Pending {
   record: AttemptRecord;
+  /** When it was queued, on the monotonic clock. */
+  queuedAt: number;
   /** After this (on the monotonic clock, `performance.now()`) the lease is gone: writing would be refused anyway. */
   deadline: number;
   done: () => void;
@@ -11,19 +13,25 @@ interface Pending {
 
 export interface OutcomeWriterOptions {
   maxBatch: number;
+  /** How long a batch's first outcome waits for more to join it. */
   maxDelayMs: number;
+  /** The same while {@link placesWanted}: a claim waits for the places queued outcomes hold until written. */
+  wantedDelayMs?: number;
+  placesWanted?: () => boolean;
 }
 
 /**
- * Writes attempt outcomes in batches (one statement per batch), one batch at a time: outcomes that
- * arrive while a batch is being written make the next one (group commit), so batches grow as the
- * database slows instead of queueing up small ones. A failed write is retried with backoff for as
- * long as the leases hold; past that the outcome is dropped and the reconcile job re-delivers the
- * attempt (at least once, never lost).
+ * Writes attempt outcomes in batches (one statement per batch), one batch at a time: a batch starts
+ * once its first outcome has waited the delay, or it is full, so that outcomes arriving while one is
+ * written gather into the next (group commit) and batches grow as the database slows. A failed write
+ * is retried with backoff for as long as the leases hold; past that the outcome is dropped and the
+ * reconcile job re-delivers the attempt (at least once, never lost).
  */
 export class OutcomeWriter {
   #queue: Pending[] = [];
   #timer: NodeJS.Timeout | undefined;
+  /** When {@link #timer} fires, on the monotonic clock. */
+  #timerAt = 0;
   #writing: Promise<void> | undefined;
 
   constructor(
@@ -36,36 +44,48 @@ export class OutcomeWriter {
   /** Queues an outcome; resolves once it is written or dropped. */
   add(record: AttemptRecord, deadline: number): Promise<void> {
     return new Promise<void>((done) => {
-      this.#queue.push({ record, deadline, done });
+      this.#queue.push({ record, queuedAt: performance.now(), deadline, done });
       this.#schedule();
     });
   }
 
-  /** Writes everything queued so far. */
+  /** A claim began to wait for places: what is queued waits no longer than `wantedDelayMs`. */
+  hurry(): void {
+    this.#schedule();
+  }
+
+  /** Writes everything queued, without waiting for the delay. */
   async flush(): Promise<void> {
-    this.#start();
-    await this.#writing;
+    while (this.#writing || this.#queue.length > 0) {
+      this.#start();
+      await this.#writing;
+    }
   }
 
   /** While a batch is being written, the queue waits for it; otherwise for a full batch or the delay. */
   #schedule(): void {
-    if (this.#writing || this.#queue.length === 0) return;
-    if (this.#queue.length >= this.options.maxBatch) this.#start();
-    else this.#timer ??= setTimeout(() => this.#start(), this.options.maxDelayMs);
+    const first = this.#queue[0];
+    if (this.#writing || !first) return;
+    if (this.#queue.length >= this.options.maxBatch) {
+      this.#start();
+      return;
+    }
+    const { maxDelayMs, wantedDelayMs = maxDelayMs, placesWanted } = this.options;
+    const at = first.queuedAt + (placesWanted?.() ? wantedDelayMs : maxDelayMs);
+    if (this.#timer && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#start(), Math.max(0, at - performance.now()));
   }
 
   #start(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#writing) return;
-    this.#writing = this.#writeQueued().finally(() => {
+    if (this.#writing || this.#queue.length === 0) return;
+    this.#writing = this.#write(this.#queue.splice(0, this.options.maxBatch)).finally(() => {
       this.#writing = undefined;
       this.#schedule();
     });
-  }
-
-  async #writeQueued(): Promise<void> {
-    while (this.#queue.length > 0) await this.#write(this.#queue.splice(0, this.options.maxBatch));
   }
 
   async #write(batch: Pending[]): Promise<void> {
