@@ -37,11 +37,20 @@ export interface ExclusiveJob<Run> {
   stop(): Promise<void>;
 }
 
+/** A lock session; `lost` once its connection failed. */
+interface LockSession {
+  client: pg.Client;
+  lost: boolean;
+}
+
 /**
  * Runs `work` in the background, in one process at a time: a run holds a session-level advisory
- * lock, released when its connection closes, even if the process dies. Without its lock's session
- * another process may take the lock, so `shouldStop()` turns true and the run ends. `idle` is the
- * result of a run that did not get the lock.
+ * lock, released at its end, or when its connection closes, even if the process dies. Without its
+ * lock's session another process may take the lock, so `shouldStop()` turns true and the run ends.
+ * `idle` is the result of a run that did not get the lock. Once started, the job keeps its lock
+ * session between runs until stopped: a session per run started a PostgreSQL backend every ~1.4 s
+ * for the folding jobs alone, ~25 ms of PostgreSQL's CPU each (bench/README.md, steady-rate,
+ * 2026-12-01).
  */
 export function createExclusiveJob<Run extends object>(
   options: ExclusiveJobOptions,
@@ -51,10 +60,12 @@ export function createExclusiveJob<Run extends object>(
   const { logger } = options;
   const firstRunAfterMs = options.firstRunAfterMs ?? 10_000;
   const everyMs = options.everyMs ?? 60_000;
+  let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let wake: (() => void) | undefined;
+  let kept: LockSession | undefined;
 
   // A stop that came during a batch ends the pause after it at once.
   const pause = (ms: number) =>
@@ -70,23 +81,45 @@ export function createExclusiveJob<Run extends object>(
       };
     });
 
-  async function runOnce(): Promise<Run & { ran: boolean }> {
-    const lock = new pg.Client({ ...options.connection, application_name: options.applicationName });
-    let lost = false;
-    lock.on('error', (error) => {
-      lost = true;
+  async function openSession(): Promise<LockSession> {
+    const session: LockSession = {
+      client: new pg.Client({ ...options.connection, application_name: options.applicationName }),
+      lost: false,
+    };
+    session.client.on('error', (error) => {
+      session.lost = true;
       logger.warn({ err: error }, 'lock connection lost');
     });
-    await lock.connect();
+    await session.client.connect();
+    return session;
+  }
+
+  async function runOnce(): Promise<Run & { ran: boolean }> {
+    const session = kept && !kept.lost ? kept : await openSession();
+    kept = undefined;
+    // Kept only without the lock: a run that failed holds it until its session closes.
+    let unlocked = false;
     try {
+      const { lockId } = options;
       const [row] = (
-        await lock.query<{ taken: boolean }>('select pg_try_advisory_lock($1) as taken', [options.lockId])
+        await session.client.query<{ taken: boolean }>('select pg_try_advisory_lock($1) as taken', [lockId])
       ).rows;
-      if (row?.taken !== true) return { ...idle, ran: false };
-      return { ...(await work({ shouldStop: () => stopping || lost, pause })), ran: true };
+      if (row?.taken !== true) {
+        unlocked = true;
+        return { ...idle, ran: false };
+      }
+      const result = await work({ shouldStop: () => stopping || session.lost, pause });
+      // A session lost, or failing to unlock, is closed below: the lock goes with it.
+      unlocked =
+        !session.lost &&
+        (await session.client.query('select pg_advisory_unlock($1)', [lockId]).then(
+          () => true,
+          () => false,
+        ));
+      return { ...result, ran: true };
     } finally {
-      // Closing the session releases the lock.
-      await lock.end();
+      if (unlocked && started && !stopping && !session.lost) kept = session;
+      else await session.client.end().catch(() => undefined);
     }
   }
 
@@ -103,12 +136,17 @@ export function createExclusiveJob<Run extends object>(
 
   return {
     runOnce,
-    start: () => schedule(firstRunAfterMs),
+    start: () => {
+      started = true;
+      schedule(firstRunAfterMs);
+    },
     stop: async () => {
       stopping = true;
       clearTimeout(timer);
       wake?.();
       await running;
+      await kept?.client.end().catch(() => undefined);
+      kept = undefined;
     },
   };
 }
