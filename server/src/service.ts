@@ -157,7 +157,7 @@ async function startScheduler(
 ) {
   const log = logger.child({ component: 'scheduler' });
   // Kept open (no idle timeout), like the store's pool: each new connection is a PostgreSQL backend
-  // started anew, ~25 ms of its CPU (bench/README.md, steady-rate, 2026-12-01).
+  // started anew, ~17–25 ms of its CPU (bench/README.md, bench/idle, 2026-12-01).
   const pool = new pg.Pool({
     ...db.connection,
     max: 4,

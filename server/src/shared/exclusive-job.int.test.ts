@@ -5,7 +5,7 @@ import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { createExclusiveJob } from './exclusive-job.js';
 
 // bench/steady-rate, 2026-12-01: each run opened a lock session of its own, and the folding jobs
-// alone started a PostgreSQL backend every ~1.4 s, ~25 ms of its CPU each.
+// alone started a PostgreSQL backend every ~1.4 s, ~17–25 ms of its CPU each.
 
 const LOCK = 4_311_120_299;
 const APPLICATION = 'webhook-scheduler-exclusive-job-test';
@@ -82,5 +82,40 @@ it('keeps one lock session across its runs once started, and closes it when stop
 it('closes the lock session of a run it was not started for', async () => {
   const { job } = countingJob(60_000);
   expect(await job.runOnce()).toEqual({ runs: 1, ran: true });
+  await vi.waitFor(async () => expect(await lockSessions()).toEqual([]), { timeout: 10_000 });
+});
+
+it('closes the session of a run that failed, so that its lock goes with it', async () => {
+  let fail = true;
+  const seen: number[][] = [];
+  const job = createExclusiveJob(
+    {
+      lockId: LOCK,
+      applicationName: APPLICATION,
+      connection: database.connection,
+      logger,
+      firstRunAfterMs: 60_000,
+    },
+    async () => {
+      seen.push(await lockSessions());
+      if (fail) throw new Error('the run failed');
+      return {};
+    },
+    {},
+  );
+  // Started, so that a run that ended well keeps its session (having unlocked).
+  job.start();
+  await expect(job.runOnce()).rejects.toThrow('the run failed');
+  const { rows } = await observer.query<{ taken: boolean }>('select pg_try_advisory_lock($1) as taken', [
+    LOCK,
+  ]);
+  expect(rows[0]?.taken).toBe(true);
+  await observer.query('select pg_advisory_unlock($1)', [LOCK]);
+  fail = false;
+  expect(await job.runOnce()).toEqual({ ran: true });
+  expect(await job.runOnce()).toEqual({ ran: true });
+  // The failed run's session, then one kept for the two runs after it.
+  expect(new Set(seen.flat()).size).toBe(2);
+  await job.stop();
   await vi.waitFor(async () => expect(await lockSessions()).toEqual([]), { timeout: 10_000 });
 });

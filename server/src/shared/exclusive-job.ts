@@ -49,8 +49,8 @@ interface LockSession {
  * lock's session another process may take the lock, so `shouldStop()` turns true and the run ends.
  * `idle` is the result of a run that did not get the lock. Once started, the job keeps its lock
  * session between runs until stopped: a session per run started a PostgreSQL backend every ~1.4 s
- * for the folding jobs alone, ~25 ms of PostgreSQL's CPU each (bench/README.md, steady-rate,
- * 2026-12-01).
+ * for the folding jobs alone, ~17–25 ms of PostgreSQL's CPU each (bench/README.md,
+ * bench/idle, 2026-12-01).
  */
 export function createExclusiveJob<Run extends object>(
   options: ExclusiveJobOptions,
