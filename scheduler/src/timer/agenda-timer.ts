@@ -2,6 +2,7 @@ import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda, type Job } from 'agenda';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
+import { preparingPool } from './preparing-pool.js';
 import { SLOT_JOB, SLOT_LEAD_MS, SLOT_MS, STALE_SLOT_MS, type SlotJobData } from './slot-jobs.js';
 
 const RECONCILE_JOB = 'reconcile';
@@ -34,7 +35,11 @@ export class AgendaTimer {
   constructor(private readonly options: AgendaTimerOptions) {
     this.#agenda = new Agenda({
       // Schema comes from our migrations; notifications cost three NOTIFYs per job for nothing here.
-      backend: new PostgresBackend({ pool: options.pool, ensureSchema: false, disableNotifications: true }),
+      backend: new PostgresBackend({
+        pool: preparingPool(options.pool),
+        ensureSchema: false,
+        disableNotifications: true,
+      }),
       name: options.name,
       processEvery: options.processEveryMs,
       maxConcurrency: options.slotConcurrency + 1,
