@@ -290,6 +290,32 @@ describe('DeliveryWorker over the memory store', () => {
     expect(store.get(event.id)).toMatchObject({ status: 'success', responseStatus: 200 });
   });
 
+  it('asks when the next event falls due only where the answer can move its wake, and still ends the slot', async () => {
+    // Events every 20 ms over the slot's 400 ms, a claim every poll (10 ms) taking those due within
+    // its 50 ms look-ahead: the next not taken wakes the loop no sooner than 25 ms on, past the poll.
+    const start = Date.now();
+    const events = Array.from({ length: 20 }, (_, i) => due({ scheduledAt: new Date(start + 20 * i) }));
+    store.insert(events);
+    const claims = vi.spyOn(store, 'claimDue');
+    const probes = vi.spyOn(store, 'nextDueAt');
+    const { worker, close } = makeWorker(store, new Date(0), {
+      capacity: new Capacity(100),
+      shares: new Shares(100, 100),
+    });
+    const slot = worker.deliverSlot(
+      new Date(start - 1000),
+      new Date(start + 400),
+      new AbortController().signal,
+    );
+    expect(await slot).toBe(true);
+    await close();
+    expect(receiver.hits).toHaveLength(20);
+    expect(claims.mock.calls.length).toBeGreaterThanOrEqual(10);
+    // Asked near the slot's end; elsewhere only after a claim slower than 15 ms (a loaded machine).
+    expect(probes.mock.calls.length).toBeLessThan(claims.mock.calls.length / 2);
+    expect(probes.mock.calls.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('leaves a slot it starts long after its second to the backlog’s claims, and pokes them', async () => {
     // bench/scale `catch-up`: after a stop, the jobs of every missed second, run one by one, held the
     // seconds falling due now behind them.

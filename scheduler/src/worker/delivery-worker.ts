@@ -11,6 +11,7 @@ import type { OutcomeWriter } from './outcome-writer.js';
 import { filledARoom } from './holders.js';
 import type { HoldEnds } from './hold-ends.js';
 import type { Shares } from './shares.js';
+import { nextDueMatters } from './slot-wake.js';
 import { WaitingStarts } from './waiting-starts.js';
 import { DatabaseClock } from './database-clock.js';
 import type { Wakeup } from './wakeup.js';
@@ -143,9 +144,12 @@ export class DeliveryWorker {
         // What the claim took reaches `aheadMs` past when it was sent, not past now: the events
         // falling due since are the next claim's, and its wake counts from after this read.
         const takenMs = Math.max(0, aheadMs - (performance.now() - claimedFrom));
-        const next = await this.deps.store.nextDueAt(from, until, takenMs);
+        // Undefined when not asked (its answer could not move the wake); null when none is left.
+        const next = nextDueMatters(takenMs, Date.now(), until, this.deps.options)
+          ? await this.deps.store.nextDueAt(from, until, takenMs)
+          : undefined;
         const now = Date.now();
-        if (!next && now >= until.getTime()) return true;
+        if (next === null && now >= until.getTime()) return true;
         const wake = Math.min(next ? next.getTime() - aheadMs / 2 : until.getTime(), now + pollMs);
         // Woken early by a place freed only while due events may wait for one: the others wait
         // for their time, and the backlog claims what a freed place lets go.
