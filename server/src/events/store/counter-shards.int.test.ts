@@ -120,24 +120,31 @@ describe('foldCounterShards', () => {
     const cron = await makeCron(app.orm.em.fork(), team.teamId);
     const noted = () => app.sql('select id from counter_owners_gone where id = $1', [cron.id]);
     const older = new pg.Client(app.db.connection);
+    // Another database's transaction, older too, cannot write here: it holds nothing.
+    const elsewhere = new pg.Client({ ...app.db.connection, database: 'postgres' });
     await older.connect();
+    await elsewhere.connect();
     try {
       await older.query('begin');
       await older.query('select 1');
+      await elsewhere.query('begin');
+      await elsewhere.query('select 1');
       await app.sql('delete from crons where id = $1', [cron.id]);
       expect(await noted()).toHaveLength(1);
       await foldCounterShards(app.orm.em.fork());
       expect(await noted()).toHaveLength(1);
+      await older.query('commit');
+      // Other transactions of this database that began before the delete hold it too, until they end.
+      await eventually(
+        async () => {
+          await foldCounterShards(app.orm.em.fork());
+          return noted();
+        },
+        (rows) => rows.length === 0,
+      );
     } finally {
       await older.end();
+      await elsewhere.end();
     }
-    // Other tests' transactions that began before the delete hold it too, until they end.
-    await eventually(
-      async () => {
-        await foldCounterShards(app.orm.em.fork());
-        return noted();
-      },
-      (rows) => rows.length === 0,
-    );
   });
 });

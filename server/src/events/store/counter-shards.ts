@@ -61,8 +61,8 @@ function dropStatement(table: string, key: string): string {
 
 /**
  * A deleted owner is forgotten once nothing of it is left and no transaction that began before its
- * delete is still open (`$2`, read before this statement's snapshot): only such a transaction could
- * still write one of its rows.
+ * delete is still open in this database (`$2`, read before this statement's snapshot): only such a
+ * transaction could still write one of its rows. Another database's, on a shared server, cannot.
  */
 const FORGET = `delete from counter_owners_gone g
   where g.gone_at < $2
@@ -92,7 +92,8 @@ export async function foldCounterShards(em: EntityManager, limit = 10_000): Prom
   }
   const [oldest] = await rawQuery<{ at: Date }>(
     em,
-    `select coalesce(min(xact_start), 'infinity') as at from pg_stat_activity where pid <> pg_backend_pid()`,
+    `select coalesce(min(xact_start), 'infinity') as at from pg_stat_activity
+     where pid <> pg_backend_pid() and datname = current_database()`,
   );
   await rawQuery(em, FORGET, [limit, oldest?.at]);
   return most;
