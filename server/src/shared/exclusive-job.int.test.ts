@@ -33,19 +33,14 @@ async function lockSessions(): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
-function countingJob(everyMs: number) {
+/** A job whose runs note the lock sessions open; a run throws while `failing()`. */
+function countingJob(timing: { firstRunAfterMs: number; everyMs?: number }, failing = () => false) {
   const seen: number[][] = [];
   const job = createExclusiveJob(
-    {
-      lockId: LOCK,
-      applicationName: APPLICATION,
-      connection: database.connection,
-      logger,
-      firstRunAfterMs: 0,
-      everyMs,
-    },
+    { lockId: LOCK, applicationName: APPLICATION, connection: database.connection, logger, ...timing },
     async () => {
       seen.push(await lockSessions());
+      if (failing()) throw new Error('the run failed');
       return { runs: seen.length };
     },
     { runs: 0 },
@@ -54,7 +49,7 @@ function countingJob(everyMs: number) {
 }
 
 it('keeps one lock session across its runs once started, and closes it when stopped', async () => {
-  const { job, seen } = countingJob(20);
+  const { job, seen } = countingJob({ firstRunAfterMs: 0, everyMs: 20 });
   job.start();
   await vi.waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(5), { timeout: 10_000 });
   expect(new Set(seen.flat()).size).toBe(1);
@@ -80,29 +75,14 @@ it('keeps one lock session across its runs once started, and closes it when stop
 });
 
 it('closes the lock session of a run it was not started for', async () => {
-  const { job } = countingJob(60_000);
+  const { job } = countingJob({ firstRunAfterMs: 0, everyMs: 60_000 });
   expect(await job.runOnce()).toEqual({ runs: 1, ran: true });
   await vi.waitFor(async () => expect(await lockSessions()).toEqual([]), { timeout: 10_000 });
 });
 
 it('closes the session of a run that failed, so that its lock goes with it', async () => {
   let fail = true;
-  const seen: number[][] = [];
-  const job = createExclusiveJob(
-    {
-      lockId: LOCK,
-      applicationName: APPLICATION,
-      connection: database.connection,
-      logger,
-      firstRunAfterMs: 60_000,
-    },
-    async () => {
-      seen.push(await lockSessions());
-      if (fail) throw new Error('the run failed');
-      return {};
-    },
-    {},
-  );
+  const { job, seen } = countingJob({ firstRunAfterMs: 60_000 }, () => fail);
   // Started, so that a run that ended well keeps its session (having unlocked).
   job.start();
   await expect(job.runOnce()).rejects.toThrow('the run failed');
@@ -112,8 +92,8 @@ it('closes the session of a run that failed, so that its lock goes with it', asy
   expect(rows[0]?.taken).toBe(true);
   await observer.query('select pg_advisory_unlock($1)', [LOCK]);
   fail = false;
-  expect(await job.runOnce()).toEqual({ ran: true });
-  expect(await job.runOnce()).toEqual({ ran: true });
+  expect(await job.runOnce()).toEqual({ runs: 2, ran: true });
+  expect(await job.runOnce()).toEqual({ runs: 3, ran: true });
   // The failed run's session, then one kept for the two runs after it.
   expect(new Set(seen.flat()).size).toBe(2);
   await job.stop();
