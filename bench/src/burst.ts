@@ -4,12 +4,16 @@
 // - `events`: BURST_SIZE events due at one instant, inserted with SQL with their timers;
 // - `crons`: BURST_SIZE minute crons ('* * * * *'), inserted with SQL and materialized by the
 //   service; measured at the first minute that starts 25 s or more after they were added.
+// Before either, the service delivers one such burst of events unmeasured, so that each kind meets a
+// process that has delivered before (BURST_WARM=0: the first burst after the start, where the
+// process compiles its code as it goes).
 // Teams are skewed as in bench/scale (half the work to one team), origins taken in turn. Reported:
 // deliveries/s from the due instant to the last call's start, the calls' start lateness (the
 // service's records), CPU per delivery of the service and of PostgreSQL, the claims' and outcome
 // writes' times as the service's /metrics count them, and every call once.
 // Usage: npm run burst -w bench   (BURST_KINDS=events,crons BURST_SIZE=10000 BURST_TEAMS=100
-// BURST_ORIGINS=100 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another build)
+// BURST_ORIGINS=100 BURST_WARM=1 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another
+// build)
 import os from 'node:os';
 import { Timers, newEventId, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
@@ -23,6 +27,7 @@ const SIZE = Number(process.env.BURST_SIZE ?? 10_000);
 const TEAMS = Number(process.env.BURST_TEAMS ?? 100);
 const ORIGINS = Number(process.env.BURST_ORIGINS ?? 100);
 const KINDS = (process.env.BURST_KINDS ?? 'events,crons').split(',');
+const WARM = process.env.BURST_WARM !== '0';
 const PORT_BASE = 31_000;
 const EVENTS_LEAD_MS = 8000;
 const CRONS_LEAD_MS = 25_000;
@@ -87,10 +92,23 @@ async function addCrons(bench: BenchService, teams: string[]): Promise<Date> {
   return at;
 }
 
+/** The outcomes of the events due at `at`, once all SIZE are recorded. */
+async function outcomesAt(bench: BenchService, at: Date) {
+  return waitFor(async () => {
+    const { rows } = await bench.db.query<{ ms: string; failed: boolean }>(
+      `select extract(epoch from executed_at - scheduled_at) * 1000 as ms, status = 'failed' as failed
+         from events where scheduled_at = $1 and status in ('success', 'failed')`,
+      [at],
+    );
+    return rows.length >= SIZE ? rows : undefined;
+  }, 'the outcomes');
+}
+
 async function round(kind: string) {
   const bench = await startBenchService();
   try {
     const teams = await teamsOf(bench);
+    if (WARM) await outcomesAt(bench, await addEvents(bench, teams));
     const at = kind === 'crons' ? await addCrons(bench, teams) : await addEvents(bench, teams);
     // From just before the due instant: the service materializes the crons' later occurrences until then.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, at.getTime() - 1000 - Date.now())));
@@ -104,14 +122,7 @@ async function round(kind: string) {
       'the calls',
       600_000,
     );
-    const ended = await waitFor(async () => {
-      const { rows } = await bench.db.query<{ ms: string; failed: boolean }>(
-        `select extract(epoch from executed_at - scheduled_at) * 1000 as ms, status = 'failed' as failed
-           from events where scheduled_at = $1 and status in ('success', 'failed')`,
-        [at],
-      );
-      return rows.length >= SIZE ? rows : undefined;
-    }, 'the outcomes');
+    const ended = await outcomesAt(bench, at);
     const cpuMs = {
       service: (await treeCpuMs(service)) - cpuBefore.service,
       postgres: (await treeCpuMs(postgres)) - cpuBefore.postgres,
@@ -120,6 +131,7 @@ async function round(kind: string) {
     const starts = ended.map((row) => Number(row.ms));
     return {
       kind,
+      warm: WARM,
       deliveries: ended.length,
       failed: ended.filter((row) => row.failed).length,
       perSecond: Math.round(ended.length / (Math.max(...starts) / 1000)),
