@@ -1,3 +1,4 @@
+import type { Pool, QueryConfig } from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, createTestDatabase } from '../../test/database.js';
@@ -108,7 +109,65 @@ const testTimer = (name: string, callbacks: Pick<AgendaTimerOptions, 'onSlot' | 
     ...callbacks,
   });
 
+/** `pool` counting Agenda's lock statements (its poll for a job of a name) by job name. */
+function countingLockPolls(pool: Pool): { pool: Pool; polls: Map<string, number> } {
+  const polls = new Map<string, number>();
+  const query = (text: string | QueryConfig, values?: unknown[]): unknown => {
+    const config: QueryConfig = typeof text === 'string' ? { text, values: values ?? [] } : text;
+    if (config.text.includes('SET locked_at = $1, last_modified_by = $5')) {
+      const name = String(config.values?.[1]);
+      polls.set(name, (polls.get(name) ?? 0) + 1);
+    }
+    return pool.query(config);
+  };
+  const counting = new Proxy(pool, {
+    get(target, key) {
+      if (key === 'query') return query;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { pool: counting, polls };
+}
+
 describe('AgendaTimer', () => {
+  // An Agenda polls for every job name it knows at each tick: in the slots' Agenda, the reconcile
+  // job's name doubled the statements of a timer with nothing to do.
+  it("polls for the reconcile job at half its interval, not at the slots' pace, and runs it on time", async () => {
+    const { pool, polls } = countingLockPolls(database.pool);
+    let reconciled = 0;
+    const timer = new AgendaTimer({
+      pool,
+      name: 'poll-count-test',
+      logger: pino({ level: 'silent' }),
+      processEveryMs: 50,
+      slotConcurrency: 2,
+      slotLockLifetimeMs: 10_000,
+      reconcileEveryMs: 1000,
+      onSlot: () => Promise.resolve(true),
+      onReconcile: () => {
+        reconciled += 1;
+        return Promise.resolve();
+      },
+    });
+    await timer.start();
+    try {
+      await eventually(
+        () => Promise.resolve(reconciled),
+        (count) => count >= 4,
+        30_000,
+      );
+    } finally {
+      await timer.drain(5000);
+    }
+    const slotPolls = polls.get(SLOT_JOB) ?? 0;
+    const reconcilePolls = polls.get('reconcile') ?? 0;
+    // Four runs take at least three intervals: some 60 slot polls at 50 ms. The reconciler polls twice
+    // an interval, and once more after each job it locks.
+    expect(slotPolls).toBeGreaterThanOrEqual(30);
+    expect(reconcilePolls).toBeLessThan(slotPolls / 3);
+  });
+
   it('runs the job of a covered slot when its second comes, removes it, and reconciles', async () => {
     const fired: SlotJobData[] = [];
     let reconciled = 0;
