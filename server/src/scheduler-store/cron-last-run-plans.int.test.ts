@@ -54,7 +54,7 @@ beforeAll(async () => {
   team = await makeTeam(em, 'many runs');
   newCrons = await makeCrons(em, team, NEW_CRONS);
   occurrences = await makeEvents(em, team, NEW_CRONS, (i) => ({
-    cronId: newCrons[i]?.id,
+    cronId: newCrons[i]?.id ?? null,
     scheduledAt: new Date(Date.now() - 1000),
     leaseToken: randomUUID(),
     leaseExpiresAt: new Date(Date.now() + 600_000),
