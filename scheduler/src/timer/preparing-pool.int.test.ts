@@ -48,7 +48,8 @@ describe('preparingPool', () => {
     });
     await timer.start();
     try {
-      // Each of Agenda's rounds looks for a job of each name: 20 rounds run the lock statement 40 times.
+      // Each round of the slots' Agenda runs the lock statement once (the reconcile job's Agenda
+      // polls at half its minute).
       await eventually(preparedLocks, ([lock]) => Number(lock?.generic_plans ?? 0) >= 20);
       const locks = await preparedLocks();
       expect(locks).toHaveLength(1);

@@ -96,8 +96,11 @@ describe('extendTimerHorizon', () => {
   });
 });
 
-/** A timer over the test database that polls every 100 ms, with the test's callbacks. */
-const testTimer = (name: string, callbacks: Pick<AgendaTimerOptions, 'onSlot' | 'onReconcile'>) =>
+/** A timer over the test database that polls every 100 ms, with the test's callbacks and settings. */
+const testTimer = (
+  name: string,
+  options: Pick<AgendaTimerOptions, 'onSlot' | 'onReconcile'> & Partial<AgendaTimerOptions>,
+) =>
   new AgendaTimer({
     pool: database.pool,
     name,
@@ -106,7 +109,7 @@ const testTimer = (name: string, callbacks: Pick<AgendaTimerOptions, 'onSlot' | 
     slotConcurrency: 2,
     slotLockLifetimeMs: 10_000,
     reconcileEveryMs: 60_000,
-    ...callbacks,
+    ...options,
   });
 
 /** `pool` counting Agenda's lock statements (its poll for a job of a name) by job name. */
@@ -136,13 +139,9 @@ describe('AgendaTimer', () => {
   it("polls for the reconcile job at half its interval, not at the slots' pace, and runs it on time", async () => {
     const { pool, polls } = countingLockPolls(database.pool);
     let reconciled = 0;
-    const timer = new AgendaTimer({
+    const timer = testTimer('poll-count-test', {
       pool,
-      name: 'poll-count-test',
-      logger: pino({ level: 'silent' }),
       processEveryMs: 50,
-      slotConcurrency: 2,
-      slotLockLifetimeMs: 10_000,
       reconcileEveryMs: 1000,
       onSlot: () => Promise.resolve(true),
       onReconcile: () => {
