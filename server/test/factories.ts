@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CronInput, EventInput } from '@webhook-scheduler/contract';
-import { type ClaimOptions, type EventRequest, webhookOrigin } from '@webhook-scheduler/scheduler';
+import {
+  type AttemptRecord,
+  type ClaimOptions,
+  type EventRequest,
+  webhookOrigin,
+} from '@webhook-scheduler/scheduler';
 import { generateApiKey } from '../src/teams/api-key.rules.js';
 import { type Cron, insertCrons } from '../src/crons/cron-store.js';
 import type { EventStatus } from '@webhook-scheduler/contract';
@@ -257,5 +262,31 @@ export function unsharedClaim(limit: number): ClaimOptions {
     leaseToken: randomUUID(),
     owner: 1,
     shares: { teamMax: 1000, destinationMax: 1000, pairMax: 1000, teams: [], destinations: [], pairs: [] },
+  };
+}
+
+/**
+ * The record of a leased original's attempt that ended, as the scheduler hands it to the store: a
+ * success (HTTP 200) unless `overrides` say otherwise, with no retry and no call.
+ */
+export function endedAttempt(
+  event: { id: string; leaseToken: string | null },
+  overrides: Partial<AttemptRecord> = {},
+): AttemptRecord {
+  return {
+    id: event.id,
+    leaseToken: event.leaseToken ?? '',
+    status: 'success',
+    executedAt: new Date(),
+    responseStatus: 200,
+    responseHeaders: {},
+    responseBody: '',
+    responseDuration: 5,
+    responseError: null,
+    originalStatus: null,
+    originalId: event.id,
+    retry: null,
+    call: null,
+    ...overrides,
   };
 }

@@ -4,7 +4,7 @@ import type { AttemptRecord } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAlertMessage } from '../../test/alert-messages.js';
 import { bodies, expectBody, expectValidationError } from '../../test/expect.js';
-import { cronBody, makeCron, makeEvent } from '../../test/factories.js';
+import { cronBody, endedAttempt, makeCron, makeEvent } from '../../test/factories.js';
 import { type TestApp, type TestTeam, startTestApp } from '../../test/harness.js';
 import { setAlertUrl } from '../teams/team-alerts.service.js';
 import { recordOutcomes } from './record-outcomes.js';
@@ -30,23 +30,8 @@ async function claimed(team: TestTeam, overrides: Parameters<typeof makeEvent>[2
   });
 }
 
-function ending(event: { id: string; leaseToken: string | null }, ok: boolean): AttemptRecord {
-  return {
-    id: event.id,
-    leaseToken: event.leaseToken ?? '',
-    status: ok ? 'success' : 'failed',
-    executedAt: new Date(),
-    responseStatus: ok ? 200 : 500,
-    responseHeaders: {},
-    responseBody: '',
-    responseDuration: 5,
-    responseError: ok ? null : 'HTTP 500',
-    originalStatus: null,
-    originalId: event.id,
-    retry: null,
-    call: null,
-  };
-}
+const ending = (event: { id: string; leaseToken: string | null }, ok: boolean): AttemptRecord =>
+  endedAttempt(event, ok ? {} : { status: 'failed', responseStatus: 500, responseError: 'HTTP 500' });
 
 const record = (records: AttemptRecord[]) => recordOutcomes(app.orm.em.fork(), timers, records);
 

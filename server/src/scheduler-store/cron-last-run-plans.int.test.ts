@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type AttemptRecord, Timers } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCrons, makeEvents, makeTeam } from '../../test/factories.js';
+import { endedAttempt, makeCrons, makeEvents, makeTeam } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
 import { indexReads } from '../../test/index-reads.js';
 import { pageOfCrons } from '../crons/cron-store.js';
@@ -29,21 +29,8 @@ let occurrences: { id: string; leaseToken: string | null }[];
 
 const ranAt = new Date();
 
-const succeeded = (event: { id: string; leaseToken: string | null }): AttemptRecord => ({
-  id: event.id,
-  leaseToken: event.leaseToken ?? '',
-  status: 'success',
-  executedAt: ranAt,
-  responseStatus: 200,
-  responseHeaders: {},
-  responseBody: '',
-  responseDuration: 5,
-  responseError: null,
-  originalStatus: null,
-  originalId: event.id,
-  retry: null,
-  call: null,
-});
+const succeeded = (event: { id: string; leaseToken: string | null }): AttemptRecord =>
+  endedAttempt(event, { executedAt: ranAt });
 
 beforeAll(async () => {
   database = await createTestDatabase();

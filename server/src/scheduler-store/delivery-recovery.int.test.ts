@@ -1,6 +1,6 @@
 import { Timers } from '@webhook-scheduler/scheduler';
 import { describe, expect, it } from 'vitest';
-import { type EventFixture, makeEvent } from '../../test/factories.js';
+import { type EventFixture, endedAttempt, makeEvent } from '../../test/factories.js';
 import { deliverySetup } from '../../test/delivery-setup.js';
 import { createEventStore } from './event-store.js';
 
@@ -83,35 +83,30 @@ describe('recovery', () => {
     await t.app.sql('update events set retry_of = $2, attempt = 1 where id = $1', [attempt, original]);
     const store = eventStore();
     const written = await store.record([
-      {
-        id: attempt,
-        leaseToken: '00000000-0000-4000-8000-000000000005',
-        status: 'failed',
-        executedAt: new Date(),
-        responseStatus: 500,
-        responseHeaders: {},
-        responseBody: '',
-        responseDuration: 1,
-        responseError: 'HTTP 500',
-        originalStatus: null,
-        originalId: original,
-        retry: {
-          id: '00000000-0000-4000-8000-000000000006',
-          attempt: 2,
-          scheduledAt: new Date(Date.now() + 60_000),
-          teamId: t.team.teamId,
-          cronId: null,
+      endedAttempt(
+        { id: attempt, leaseToken: '00000000-0000-4000-8000-000000000005' },
+        {
+          status: 'failed',
+          responseStatus: 500,
+          responseError: 'HTTP 500',
           originalId: original,
-          webhookUrl: `${t.receiver.url}/ended`,
-          method: 'POST',
-          headers: null,
-          payload: null,
-          retryConfig: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
-          timeoutMs: null,
-          traceContext: null,
+          retry: {
+            id: '00000000-0000-4000-8000-000000000006',
+            attempt: 2,
+            scheduledAt: new Date(Date.now() + 60_000),
+            teamId: t.team.teamId,
+            cronId: null,
+            originalId: original,
+            webhookUrl: `${t.receiver.url}/ended`,
+            method: 'POST',
+            headers: null,
+            payload: null,
+            retryConfig: { maxRetries: 3, backoffMs: 100, backoffType: 'linear' },
+            timeoutMs: null,
+            traceContext: null,
+          },
         },
-        call: null,
-      },
+      ),
     ]);
     expect(written).toEqual([attempt]);
     expect(await t.app.sql('select id from events where retry_of = $1 and attempt = 2', [original])).toEqual(
@@ -132,21 +127,7 @@ describe('recovery', () => {
     );
     const store = eventStore();
     const written = await store.record([
-      {
-        id,
-        leaseToken: '00000000-0000-4000-8000-000000000003',
-        status: 'success',
-        executedAt: new Date(),
-        responseStatus: 200,
-        responseHeaders: {},
-        responseBody: 'stale',
-        responseDuration: 1,
-        responseError: null,
-        originalStatus: null,
-        originalId: id,
-        retry: null,
-        call: null,
-      },
+      endedAttempt({ id, leaseToken: '00000000-0000-4000-8000-000000000003' }, { responseBody: 'stale' }),
     ]);
     expect(written).toEqual([]);
     expect((await t.api.read(id)).status).toBe('processing');
