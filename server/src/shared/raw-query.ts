@@ -83,14 +83,13 @@ export async function genericPlanQuery<T>(
     return rows;
   }
   const client = await (await poolOf(em)).connect();
-  let failed = false;
   try {
-    return await runPrepared<T>(client, { sql, params, generic: true });
+    const rows = await runPrepared<T>(client, { sql, params, generic: true });
+    client.release();
+    return rows;
   } catch (error) {
-    failed = true;
+    client.release(true);
     throw error;
-  } finally {
-    client.release(failed);
   }
 }
 
