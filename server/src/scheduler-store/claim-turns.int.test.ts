@@ -4,6 +4,7 @@ import type { ClaimShares, ClaimedAttempt } from '@webhook-scheduler/scheduler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDueEvents, makeTeam } from '../../test/factories.js';
 import { type TestDatabase, createTestDatabase } from '../../test/harness.js';
+import { rolledBack } from '../../test/rolled-back.js';
 import { createOrm } from '../db/orm.js';
 import { claimBacklog, claimDue } from './claims.js';
 
@@ -46,24 +47,11 @@ function options(limit: number) {
   return { limit, leaseMs: 60_000, leaseToken: randomUUID(), owner: 1, shares };
 }
 
-/**
- * How many of each team's events `claim` took, its leases rolled back so that each case sees the
- * same events.
- */
+/** How many of each team's events `claim` took, its leases rolled back. */
 async function teamsClaimed(
   claim: (tx: EntityManager) => Promise<ClaimedAttempt[]>,
 ): Promise<Record<string, number>> {
-  const rolledBack = new Error('rolled back');
-  let teams: string[] = [];
-  await orm.em
-    .fork()
-    .transactional(async (tx) => {
-      teams = (await claim(tx)).map((attempt) => attempt.teamId);
-      throw rolledBack;
-    })
-    .catch((error: unknown) => {
-      if (error !== rolledBack) throw error;
-    });
+  const teams = (await rolledBack(orm, claim)).map((attempt) => attempt.teamId);
   return Object.fromEntries([busy, idle].map((team) => [team, teams.filter((id) => id === team).length]));
 }
 

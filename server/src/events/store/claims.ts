@@ -117,8 +117,17 @@ const DUE_SAMPLE = 100;
  * probe per team with pending events, which also reads the team's earliest (the team's due index is
  * in time order within a team), keeping those whose earliest is due. Then of each such team the
  * oldest due events from $13 on (up to its room in the claim's `team_room`), those due since $12
- * (schedulers serving) before those due while none served. "Due" reaches $14 ms ahead: a slot's
- * claim while the process is full claims ahead (`DUE_BY`).
+ * (schedulers serving) before those due while none served, numbered in that order (a held
+ * destination's apart). "Due" reaches $14 ms ahead: a slot's claim while the process is full claims
+ * ahead (`DUE_BY`).
+ *
+ * Of those only the rows up to the $1-th in the order the claim chooses in (a team's turn, its room,
+ * due while none served, time: the claim's `chosen`), counting only rows no share stops whatever
+ * their rank (not a held destination's, nor one of a destination or a team's pair at no room), and
+ * the held rows, which the claim parks. A row past it comes after $1 rows the claim takes unless a
+ * share partly used stops them, so the claim takes the rows that ranking every row would take, but
+ * where such a share stops some. Ranking them all cost most of a claim: a claim of 20 among 100 due
+ * teams ranked 2,000 rows (bench/README.md, 2026-12-01).
  */
 export const BACKLOG_CANDIDATES = `due_sample as (
     select team_id from event_queue
@@ -141,15 +150,38 @@ export const BACKLOG_CANDIDATES = `due_sample as (
     -- Only read when the sample is full: the condition is evaluated once, before the scan.
     select team_id from pending_teams
     where earliest <= ${DUE_BY} and (select count(*) from due_sample) = ${DUE_SAMPLE}
-  ), candidates as (
-    select c.* from due_teams p
+  ), team_due as (
+    select c.*, c.team_rank - c.room as turn from due_teams p
     left join team_room r on r.team_id = p.team_id
     cross join lateral (
-      (${teamDue('greatest($13::timestamptz, $12::timestamptz)')})
-      union all
-      (${teamDue('$13::timestamptz', '$12::timestamptz')})
-      limit least(coalesce(r.room, $7), $1)
+      select d.*, coalesce(r.room, $7) as room,
+        row_number() over (partition by d.held order by d.due_while_down, d.scheduled_at) as team_rank
+      from (
+        select d.*, d.scheduled_at < $12::timestamptz as due_while_down,
+          (d.team_id, d.destination) in (select team_id, origin from held)
+            and (d.team_id, d.destination, d.id) not in (
+              select team_id, origin, probe_event_id from held where probe_event_id is not null) as held
+        from (
+          (${teamDue('greatest($13::timestamptz, $12::timestamptz)')})
+          union all
+          (${teamDue('$13::timestamptz', '$12::timestamptz')})
+          limit least(coalesce(r.room, $7), $1)
+        ) d
+      ) d
     ) c
+  ), last_in_reach as (
+    select turn, room, due_while_down, scheduled_at from team_due
+    where not held
+      and destination not in (select origin from destination_room where room = 0)
+      and (team_id, destination) not in (select team_id, origin from pair_room where room = 0)
+    order by turn, room desc, due_while_down, scheduled_at
+    offset greatest($1 - 1, 0) limit 1
+  ), candidates as (
+    -- Held rows too: the claim parks them.
+    select c.id, c.team_id, c.scheduled_at, c.destination from team_due c
+    left join last_in_reach l on true
+    where c.held or l.turn is null
+       or (c.turn, -c.room, c.due_while_down, c.scheduled_at) <= (l.turn, -l.room, l.due_while_down, l.scheduled_at)
   )`;
 
 const NEXT_DUE = `select min(scheduled_at) as next from event_queue
