@@ -10,12 +10,11 @@ import {
   PARK_HELD,
   SLOT_CANDIDATES,
 } from '../events/store/claims.js';
-import { type PreparedCall, genericPlanQuery } from '../shared/raw-query.js';
+import { type PreparedCall, preparedQuery } from '../shared/raw-query.js';
 
 /**
  * The scheduler's claims: leases on due events' queue rows, within the teams' and destinations'
- * shares. One statement, composed from the fragments of each table's owner, run with its generic
- * plan ({@link genericPlanQuery}).
+ * shares. One statement, composed from the fragments of each table's owner.
  */
 
 /**
@@ -123,7 +122,7 @@ export async function claimDue(
   options: ClaimOptions & { from: Date; before: Date; aheadMs?: number },
 ): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
-  const rows = await genericPlanQuery<AttemptRow>(em, SLOT_CLAIM, [
+  const rows = await preparedQuery<AttemptRow>(em, SLOT_CLAIM, [
     ...claimParams(options),
     options.from,
     options.before,
@@ -143,7 +142,7 @@ export async function claimBacklog(
   options: ClaimOptions & { from?: Date; aheadMs?: number },
 ): Promise<ClaimedAttempt[]> {
   if (options.limit <= 0) return [];
-  const rows = await genericPlanQuery<AttemptRow>(em, BACKLOG_CLAIM, [
+  const rows = await preparedQuery<AttemptRow>(em, BACKLOG_CLAIM, [
     ...claimParams(options),
     options.from ?? '-infinity',
     options.aheadMs ?? 0,
@@ -162,7 +161,7 @@ export function claimsTakingNothing(): PreparedCall[] {
     shares: { teamMax: 0, destinationMax: 0, pairMax: 0, teams: [], destinations: [], pairs: [] },
   });
   return [
-    { sql: SLOT_CLAIM, params: [...params, now, now, 0], generic: true },
-    { sql: BACKLOG_CLAIM, params: [...params, now, 0], generic: true },
+    { sql: SLOT_CLAIM, params: [...params, now, now, 0] },
+    { sql: BACKLOG_CLAIM, params: [...params, now, 0] },
   ];
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlExecutor } from '@webhook-scheduler/scheduler';
 import { CompiledQuery } from 'kysely';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 
 /**
  * Runs SQL with bound `$n` parameters on the entity manager's connection, inside its transaction
@@ -44,10 +44,13 @@ function statementName(sql: string): string {
 
 /**
  * {@link rawQuery} as a named prepared statement, parsed once per connection, for the statements
- * run most often (a create, a read by id, the scheduler's outcomes), whose parsing and planning cost
- * PostgreSQL as much as their execution. Only for statements whose generic plan is as good as a plan
- * for the values, since PostgreSQL may settle on one generic plan (after five calls planned for their
- * values; never, while it costs the generic plan higher). Inside a transaction it runs as
+ * run most often (a create, a read by id, the scheduler's claims and outcomes), whose parsing and
+ * planning cost PostgreSQL as much as their execution. Only for statements whose generic plan is as
+ * good as a plan for the values, since PostgreSQL may settle on one generic plan (after five calls
+ * planned for their values; never, while it costs the generic plan higher: see
+ * {@link unseenByPlanner}). Forcing generic plans (`plan_cache_mode`) is no way out: it
+ * holds for every statement of the connection, the unnamed ones too, and gave the lists generic
+ * plans that took 240-285 ms a page there (bench/README.md). Inside a transaction it runs as
  * {@link rawQuery}, on the transaction's connection.
  */
 export async function preparedQuery<T>(
@@ -62,86 +65,44 @@ export async function preparedQuery<T>(
 }
 
 /**
- * {@link preparedQuery} always run with its generic plan, planned once per connection, for the
- * claims: in a backlog PostgreSQL kept planning them for their values, although their generic plans
- * read the same pages and ran faster (bench/README.md, bench/scale, 2026-12-01). The connection
- * forces generic plans (`plan_cache_mode`) for that statement only: for all its statements, it gave
- * the lists generic plans that took 240-285 ms a page. Two more round trips than
- * {@link preparedQuery} (the setting and its reset), and no transaction around the statement: a
- * claim's leases are committed by the claim itself, so a process stopped right after it holds no
- * row. Inside a transaction it runs as {@link rawQuery}, with the setting for that statement only.
+ * Parameter `param` as a value the planner cannot see (a scalar subquery, run once before the
+ * statement), so that a plan for the values costs what the generic plan costs and PostgreSQL settles
+ * on the generic one after five calls. Seen, a slot claim's one-second range and look-ahead made its
+ * plans for the values look three times cheaper than the generic plan (cost 576 against 1,991 with
+ * 2M events pending), so PostgreSQL planned every slot claim anew (1.8 ms) for a plan that ran no
+ * faster (bench/README.md, bench/scale, 2026-11-30).
  */
-export async function genericPlanQuery<T>(
-  em: EntityManager,
-  sql: string,
-  params: readonly unknown[],
-): Promise<T[]> {
-  if (em.isInTransaction()) {
-    await rawQuery(em, 'set local plan_cache_mode = force_generic_plan');
-    const rows = await rawQuery<T>(em, sql, params);
-    await rawQuery(em, 'set local plan_cache_mode to default');
-    return rows;
-  }
-  const client = await (await poolOf(em)).connect();
-  try {
-    const rows = await runPrepared<T>(client, { sql, params, generic: true });
-    client.release();
-    return rows;
-  } catch (error) {
-    client.release(true);
-    throw error;
-  }
-}
-
-/**
- * Runs a prepared call on `client`. A client whose call failed is to be closed, not given back: it
- * may still force generic plans.
- */
-async function runPrepared<T>(client: PoolClient, { sql, params, generic }: PreparedCall): Promise<T[]> {
-  const statement = { name: statementName(sql), text: sql, values: [...params] };
-  if (!generic) return (await client.query(statement)).rows as T[];
-  await client.query('set plan_cache_mode = force_generic_plan');
-  const { rows } = await client.query(statement);
-  await client.query('reset plan_cache_mode');
-  return rows as T[];
-}
+export const unseenByPlanner = (param: string, type: string): string => `(select ${param}::${type})`;
 
 /** A statement and its parameters, for {@link prepareOnEveryConnection}. */
 export interface PreparedCall {
   sql: string;
   params: readonly unknown[];
-  /** Run as {@link genericPlanQuery} runs it. */
-  generic?: boolean;
 }
 
 /**
- * Runs `calls` as {@link preparedQuery} (or {@link genericPlanQuery}, when `generic`) on every
- * connection of the pool, each connection held until all ran theirs, so that none runs another's.
- * A backend prepares each named statement anew and reads the catalog of each table, index and
- * trigger function it touches on first use.
+ * Runs `calls` as {@link preparedQuery} on every connection of the pool, each connection held until
+ * all ran theirs, so that none runs another's. A backend prepares each named statement anew and
+ * reads the catalog of each table, index and trigger function it touches on first use.
  */
 export async function prepareOnEveryConnection(em: EntityManager, calls: PreparedCall[]): Promise<void> {
   const pool = await poolOf(em);
   const opened = await Promise.allSettled(
     Array.from({ length: pool.options.max ?? 1 }, () => pool.connect()),
   );
-  // Those opened are given back whatever failed (closed, if a call of theirs failed): a connection
-  // refused (max_connections) must not keep the others out of the pool.
+  // Those opened are given back whatever failed: a connection refused (max_connections) must not
+  // keep the others out of the pool.
   const clients = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failed = new Set<PoolClient>();
   try {
     await Promise.all(
       clients.map(async (client) => {
-        for (const call of calls) {
-          await runPrepared(client, call).catch((error: unknown) => {
-            failed.add(client);
-            throw error;
-          });
+        for (const { sql, params } of calls) {
+          await client.query({ name: statementName(sql), text: sql, values: [...params] });
         }
       }),
     );
   } finally {
-    for (const client of clients) client.release(failed.has(client));
+    for (const client of clients) client.release();
   }
   const refused = opened.find((result) => result.status === 'rejected');
   if (refused) throw new Error('could not open every connection of the pool', { cause: refused.reason });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type PreparedCall, asDate, preparedQuery } from '../../shared/raw-query.js';
+import { type PreparedCall, asDate, preparedQuery, unseenByPlanner } from '../../shared/raw-query.js';
 import { callColumns, joinTeam } from '../../teams/team-fragments.js';
 import { ATTEMPT_COLUMNS } from './attempt-row.js';
 import { DATABASE_NOW } from './database-clock.js';
@@ -68,19 +68,20 @@ const SLOT_LOOKAHEAD = 4;
  * ahead, are the backlog claim's) are skipped in the index scan: one team's backlog to an origin
  * cannot fill the look-ahead and hide the other teams' events due in the same slot. Each skip is a
  * hashed subplan (`not in`; no column is null), built once: as `not exists` over a CTE, each row read
- * scanned the CTE again (2,000 rows, each against every pair with calls in flight).
+ * scanned the CTE again (2,000 rows, each against every pair with calls in flight). The slot's bounds
+ * and the look-ahead are {@link unseenByPlanner}, so that the claim is planned once per connection.
  */
 export const SLOT_CANDIDATES = `candidates as (
     select q.event_id as id, q.team_id, q.scheduled_at, q.destination
     from event_queue q
     where lease_token is null and parked_until is null
-      and scheduled_at >= $13 and scheduled_at < $14
+      and scheduled_at >= ${unseenByPlanner('$13', 'timestamptz')} and scheduled_at < ${unseenByPlanner('$14', 'timestamptz')}
       and scheduled_at <= ${DATABASE_NOW} + $15 * interval '1 millisecond'
       and team_id not in (select team_id from team_room where room = 0)
       and destination not in (select origin from destination_room where room = 0)
       and (team_id, destination) not in (select team_id, origin from pair_room where free = 0)
     order by scheduled_at
-    limit $1 * ${SLOT_LOOKAHEAD}
+    limit ${unseenByPlanner('$1', 'int')} * ${SLOT_LOOKAHEAD}
   )`;
 
 /** Due by the backlog claim's reckoning: now by the database clock, or within $14 ms of it. */
@@ -107,6 +108,13 @@ const teamDue = (
         ${before ? `and q.scheduled_at < ${before}` : ''}
       order by q.team_id, q.scheduled_at
       limit least(coalesce(r.room, $7), $1)`;
+
+/**
+ * The backlog claim's bounds ($13 from, $12 since schedulers served), {@link unseenByPlanner}: seen
+ * as plain bounds, they made its plans for the values look 11 % cheaper than the generic plan.
+ */
+const FROM = unseenByPlanner('$13', 'timestamptz');
+const SERVED_SINCE = unseenByPlanner('$12', 'timestamptz');
 
 /** How many of the oldest due events a backlog claim reads to find the teams with any due. */
 const DUE_SAMPLE = 100;
@@ -162,9 +170,9 @@ export const BACKLOG_CANDIDATES = `due_sample as (
             and (d.team_id, d.destination, d.id) not in (
               select team_id, origin, probe_event_id from held where probe_event_id is not null) as held
         from (
-          (${teamDue('greatest($13::timestamptz, $12::timestamptz)')})
+          (${teamDue(`greatest(${FROM}, ${SERVED_SINCE})`)})
           union all
-          (${teamDue('$13::timestamptz', '$12::timestamptz')})
+          (${teamDue(FROM, SERVED_SINCE)})
           limit least(coalesce(r.room, $7), $1)
         ) d
       ) d
