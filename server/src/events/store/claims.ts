@@ -133,8 +133,8 @@ const DUE_SAMPLE = 100;
  * due while none served, time: the claim's `chosen`), counting only rows no share stops whatever
  * their rank (not a held destination's, nor one of a destination or a team's pair at no room), and
  * the held rows, which the claim parks. A row past it comes after $1 rows the claim takes unless a
- * share partly used stops them, so the claim takes the rows that ranking every row would take, but
- * where such a share stops some. Ranking them all cost most of a claim: a claim of 20 among 100 due
+ * share partly used stops them: except where such a share stops some, the claim takes the rows that
+ * ranking every row would take. Ranking them all cost most of a claim: a claim of 20 among 100 due
  * teams ranked 2,000 rows (bench/README.md, 2026-12-01).
  */
 export const BACKLOG_CANDIDATES = `due_sample as (
