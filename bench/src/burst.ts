@@ -10,9 +10,10 @@
 // Teams are skewed as in bench/scale (half the work to one team), origins taken in turn. Reported:
 // deliveries/s from the due instant to the last call's start, the calls' start lateness (the
 // service's records), CPU per delivery of the service and of PostgreSQL, the claims' and outcome
-// writes' times as the service's /metrics count them, and every call once.
+// writes' times and the event loop's delay as the service's /metrics count them, the API's answers
+// beside the burst (GETs by id, open loop), and every call once.
 // Usage: npm run burst -w bench   (BURST_KINDS=events,crons BURST_SIZE=10000 BURST_TEAMS=100
-// BURST_ORIGINS=100 BURST_WARM=1 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another
+// BURST_ORIGINS=100 BURST_WARM=1 BURST_PROBE_RATE=100 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another
 // build)
 import os from 'node:os';
 import { Timers, newEventId, webhookOrigin } from '@webhook-scheduler/scheduler';
@@ -30,6 +31,8 @@ const KINDS = (process.env.BURST_KINDS ?? 'events,crons').split(',');
 const WARM = process.env.BURST_WARM !== '0';
 const PORT_BASE = 31_000;
 const EVENTS_LEAD_MS = 8000;
+/** GETs by id a second beside the burst (`BURST_PROBE_RATE`; 0 for none), sent on time whatever the answers do. */
+const PROBE_RATE = Number(process.env.BURST_PROBE_RATE ?? 100);
 const CRONS_LEAD_MS = 25_000;
 
 const urlOf = (n: number, kind: string) => `http://127.0.0.1:${PORT_BASE + (n % ORIGINS)}/${kind}/${n}`;
@@ -92,6 +95,43 @@ async function addCrons(bench: BenchService, teams: string[]): Promise<Date> {
   return at;
 }
 
+/**
+ * The API beside the burst: `GET /events/{id}` of one event at PROBE_RATE a second, each timed from
+ * when it was due to be sent, from now until `stop`, which gives their spread before and after `at`.
+ */
+function probeApi(bench: BenchService, eventId: string, at: Date) {
+  const before: number[] = [];
+  const during: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const every = 1000 / PROBE_RATE;
+  const first = performance.now();
+  let stopped = PROBE_RATE <= 0;
+  const send = (due: number) => {
+    const sent = bench.api('GET', `/events/${eventId}`).then(({ status }) => {
+      if (status !== 200) throw new Error(`the API probe got ${status}`);
+      (Date.now() < at.getTime() ? before : during).push(performance.now() - due);
+    });
+    pending.add(sent);
+    void sent.finally(() => pending.delete(sent));
+  };
+  const loop = (async () => {
+    for (let n = 0; !stopped; n++) {
+      const due = first + n * every;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (!stopped) send(due);
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      await Promise.all(pending);
+      return { rate: PROBE_RATE, before: spread(before), during: spread(during), requests: during.length };
+    },
+  };
+}
+
 /** The outcomes of the events due at `at`, once all SIZE are recorded. */
 async function outcomesAt(bench: BenchService, at: Date) {
   return waitFor(async () => {
@@ -102,6 +142,14 @@ async function outcomesAt(bench: BenchService, at: Date) {
     );
     return rows.length >= SIZE ? rows : undefined;
   }, 'the outcomes');
+}
+
+async function anEventId(bench: BenchService): Promise<string> {
+  const { rows } = await bench.db.query<{ id: string }>('select id from events where team_id = $1 limit 1', [
+    bench.teamId,
+  ]);
+  if (!rows[0]) throw new Error('no event of the first team to read');
+  return rows[0].id;
 }
 
 async function round(kind: string) {
@@ -117,12 +165,14 @@ async function round(kind: string) {
     const cpuBefore = { service: await treeCpuMs(service), postgres: await treeCpuMs(postgres) };
     const statementsBefore = await scrapeStatements(bench.url);
     const receivedBefore = (await portReceiverStats(PORT_BASE)).unique;
+    const probe = probeApi(bench, await anEventId(bench), at);
     await waitFor(
       async () => ((await portReceiverStats(PORT_BASE)).unique - receivedBefore >= SIZE ? true : undefined),
       'the calls',
       600_000,
     );
     const ended = await outcomesAt(bench, at);
+    const apiBeside = await probe.stop();
     const cpuMs = {
       service: (await treeCpuMs(service)) - cpuBefore.service,
       postgres: (await treeCpuMs(postgres)) - cpuBefore.postgres,
@@ -141,6 +191,7 @@ async function round(kind: string) {
         postgres: Math.round((cpuMs.postgres * 1000) / SIZE),
       },
       statements,
+      apiBeside,
     };
   } finally {
     await bench.stop();

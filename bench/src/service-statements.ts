@@ -14,8 +14,14 @@ interface Histogram {
   count: number;
 }
 
-/** The three histograms at one moment, the claims by line. */
-export type StatementsSnapshot = Map<string, Histogram>;
+/**
+ * The three histograms at one moment, the claims by line, and the event loop's delay since the
+ * scrape before (prom-client resets it at each: `nodejs_eventloop_lag_{p99,max}_seconds`).
+ */
+export interface StatementsSnapshot {
+  histograms: Map<string, Histogram>;
+  eventLoopDelay: { p99Ms: number; maxMs: number };
+}
 
 interface StatementTimes {
   count: number;
@@ -30,7 +36,7 @@ interface StatementTimes {
 function parseLine(
   line: string,
 ): { name: string; labels: Record<string, string>; value: number } | undefined {
-  const match = /^([a-z_]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
+  const match = /^([a-z_0-9]+)(?:\{([^}]*)\})? (\S+)$/.exec(line);
   if (!match) return undefined;
   const labels: Record<string, string> = {};
   for (const pair of (match[2] ?? '').matchAll(/(\w+)="([^"]*)"/g)) labels[pair[1]!] = pair[2]!;
@@ -39,10 +45,14 @@ function parseLine(
 
 /** The histograms in a /metrics text: the claims' keyed `claims:<line>`, the writes' and batches' by name. */
 function parseStatements(text: string): StatementsSnapshot {
-  const snapshot: StatementsSnapshot = new Map();
+  const snapshot = new Map<string, Histogram>();
+  const eventLoopDelay = { p99Ms: NaN, maxMs: NaN };
+  const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
   for (const line of text.split('\n')) {
     const parsed = parseLine(line);
     if (!parsed) continue;
+    if (parsed.name === 'nodejs_eventloop_lag_p99_seconds') eventLoopDelay.p99Ms = ms(parsed.value);
+    if (parsed.name === 'nodejs_eventloop_lag_max_seconds') eventLoopDelay.maxMs = ms(parsed.value);
     const base = [CLAIMS, WRITES, BATCHES].find((name) => parsed.name.startsWith(`${name}_`));
     if (!base) continue;
     const key = base === CLAIMS ? `claims:${parsed.labels.line}` : base;
@@ -53,7 +63,7 @@ function parseStatements(text: string): StatementsSnapshot {
     else if (part === 'sum') histogram.sum = parsed.value;
     else if (part === 'count') histogram.count = parsed.value;
   }
-  return snapshot;
+  return { histograms: snapshot, eventLoopDelay };
 }
 
 /** Reads the service's histograms now. */
@@ -92,13 +102,18 @@ function times(histogram: Histogram): StatementTimes {
   };
 }
 
-/** What happened between two snapshots: each line's claims, the outcome writes, outcomes per write. */
+/**
+ * What happened between two snapshots: each line's claims, the outcome writes, outcomes per write,
+ * and the event loop's delay (its p99 and most) with no scrape between them.
+ */
 export function statementsBetween(before: StatementsSnapshot, after: StatementsSnapshot) {
-  const claims = (line: string) => times(added(before.get(`claims:${line}`), after.get(`claims:${line}`)));
-  const batches = added(before.get(BATCHES), after.get(BATCHES));
+  const [was, is] = [before.histograms, after.histograms];
+  const claims = (line: string) => times(added(was.get(`claims:${line}`), is.get(`claims:${line}`)));
+  const batches = added(was.get(BATCHES), is.get(BATCHES));
   return {
     claims: { due: claims('due'), backlog: claims('backlog') },
-    outcomeWrites: times(added(before.get(WRITES), after.get(WRITES))),
+    outcomeWrites: times(added(was.get(WRITES), is.get(WRITES))),
     outcomesPerWrite: batches.count ? Math.round((batches.sum / batches.count) * 10) / 10 : 0,
+    eventLoopDelay: after.eventLoopDelay,
   };
 }
