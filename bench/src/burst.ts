@@ -13,8 +13,8 @@
 // writes' times and the event loop's delay as the service's /metrics count them, the API's answers
 // beside the burst (GETs by id, open loop), and every call once.
 // Usage: npm run burst -w bench   (BURST_KINDS=events,crons BURST_SIZE=10000 BURST_TEAMS=100
-// BURST_ORIGINS=100 BURST_WARM=1 BURST_PROBE_RATE=100 BURST_RESULT=<suffix>; BENCH_SERVICE_ROOT=<checkout> measures another
-// build)
+// BURST_ORIGINS=100 BURST_WARM=1 BURST_PROBE_RATE=100 BURST_RESULT=<suffix>;
+// BENCH_SERVICE_ROOT=<checkout> measures another build)
 import os from 'node:os';
 import { Timers, newEventId, webhookOrigin } from '@webhook-scheduler/scheduler';
 import { postmasterPid, treeCpuMs } from './cpu.ts';
@@ -102,17 +102,20 @@ async function addCrons(bench: BenchService, teams: string[]): Promise<Date> {
 function probeApi(bench: BenchService, eventId: string, at: Date) {
   const before: number[] = [];
   const during: number[] = [];
-  const pending = new Set<Promise<void>>();
+  const failures: string[] = [];
+  const sent: Promise<void>[] = [];
   const every = 1000 / PROBE_RATE;
   const first = performance.now();
   let stopped = PROBE_RATE <= 0;
   const send = (due: number) => {
-    const sent = bench.api('GET', `/events/${eventId}`).then(({ status }) => {
-      if (status !== 200) throw new Error(`the API probe got ${status}`);
-      (Date.now() < at.getTime() ? before : during).push(performance.now() - due);
-    });
-    pending.add(sent);
-    void sent.finally(() => pending.delete(sent));
+    const answered = bench.api('GET', `/events/${eventId}`).then(
+      ({ status }) => {
+        if (status !== 200) failures.push(`answered ${status}`);
+        else (Date.now() < at.getTime() ? before : during).push(performance.now() - due);
+      },
+      (error: unknown) => void failures.push(String(error)),
+    );
+    sent.push(answered);
   };
   const loop = (async () => {
     for (let n = 0; !stopped; n++) {
@@ -126,7 +129,9 @@ function probeApi(bench: BenchService, eventId: string, at: Date) {
     async stop() {
       stopped = true;
       await loop;
-      await Promise.all(pending);
+      await Promise.all(sent);
+      if (failures.length > 0)
+        throw new Error(`the API probe failed ${failures.length} times: ${failures[0]}`);
       return { rate: PROBE_RATE, before: spread(before), during: spread(during), requests: during.length };
     },
   };
