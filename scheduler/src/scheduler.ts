@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { topUpCrons } from './cron-top-up.js';
 import { OwnerRegistry, poolConnection } from './liveness/owner-registry.js';
+import { DueSoonListener } from './timer/due-soon-listener.js';
 import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
 import { createDeliveryMetrics } from './metrics.js';
 import type { AttemptTracing, EventStore, Sender } from './ports.js';
@@ -212,6 +213,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   };
   let watching: NodeJS.Timeout | undefined;
   let backlogLoop: Promise<void> = Promise.resolve();
+  const dueSoon = new DueSoonListener(poolConnection(pool), logger, (slot) => worker.dueSoon(slot));
 
   return {
     start: async () => {
@@ -222,6 +224,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
         logger.warn({ err: error }, 'could not ready the database connections for deliveries');
       });
       backlogLoop = worker.runBacklog(stopping.signal);
+      await dueSoon.start();
       await timer.start();
       watching = setInterval(watchOnce, tuning.livenessEveryMs);
       watchOnce();
@@ -229,6 +232,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     drain: async (timeoutMs) => {
       stopping.abort();
       clearInterval(watching);
+      await dueSoon.stop();
       holdEnds.stop();
       backlog.stop();
       await timer.drain(timeoutMs);

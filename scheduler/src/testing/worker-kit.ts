@@ -7,7 +7,7 @@ import { createSender } from '../delivery/send.js';
 import { createDeliveryMetrics } from '../metrics.js';
 import type { ClaimedAttempt } from '../ports.js';
 import { Capacity } from '../worker/capacity.js';
-import { DeliveryWorker, type Liveness } from '../worker/delivery-worker.js';
+import { DeliveryWorker, type DeliveryWorkerOptions, type Liveness } from '../worker/delivery-worker.js';
 import { OutcomeWriter } from '../worker/outcome-writer.js';
 import { Shares } from '../worker/shares.js';
 import { Wakeup } from '../worker/wakeup.js';
@@ -34,6 +34,7 @@ export function makeWorker(
     capacity?: Capacity;
     backlog?: Wakeup;
     liveness?: Liveness;
+    options?: Partial<DeliveryWorkerOptions>;
   } = {},
 ) {
   const sender = createSender({
@@ -60,6 +61,7 @@ export function makeWorker(
       pollMs: 10,
       claimAheadMs: 50,
       missedToleranceMs: HOUR,
+      ...parts.options,
     },
   });
   return { worker, close: () => sender.close() };

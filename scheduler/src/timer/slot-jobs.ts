@@ -71,6 +71,26 @@ export function slotJobsInsert(slots: number[], shards: number): { sql: string; 
   };
 }
 
+/** Scheduler processes listen here for the slots of events written to fall due almost at once. */
+export const DUE_SOON_CHANNEL = 'webhook_scheduler_due_soon';
+
+/**
+ * {@link slotJobsInsert} that also notifies {@link DUE_SOON_CHANNEL} of each slot of `dueSoon`, in
+ * the same statement: the notifications go out when the writer's transaction commits.
+ */
+export function slotJobsInsertNotifying(
+  slots: number[],
+  shards: number,
+  dueSoon: number[],
+): { sql: string; params: unknown[] } {
+  const jobs = slotJobsInsert(slots, shards);
+  return {
+    sql: `with jobs as (${jobs.sql})
+          select pg_notify('${DUE_SOON_CHANNEL}', s::text) from unnest($3::bigint[]) as s`,
+    params: [...jobs.params, dueSoon],
+  };
+}
+
 /**
  * Remembers the future slots this process already gave a job, so a burst of events in the same
  * second inserts its job once. Only slots far enough ahead are trusted (their job cannot have run

@@ -1,4 +1,4 @@
-import { SLOT_MS, SlotMemory, slotJobsInsert, slotsOf } from './slot-jobs.js';
+import { SLOT_MS, SlotMemory, slotJobsInsert, slotJobsInsertNotifying, slotsOf } from './slot-jobs.js';
 
 /** A connection, or a transaction on one, that the scheduler may run its own statements on. */
 export interface SqlExecutor {
@@ -24,6 +24,14 @@ export const WRITER_HORIZON_MS = 5 * 60_000;
 export const HORIZON_MS = WRITER_HORIZON_MS - 60_000;
 
 /**
+ * An event written to fall due within this wakes the schedulers at once (`DUE_SOON_CHANNEL`): a
+ * running slot looks for events added to it only at its next poll, and a new second's timer job is
+ * found at Agenda's next poll, so such an event started up to a poll late (bench/add-to-start). One
+ * written earlier is claimed ahead of its time by those polls.
+ */
+export const WAKE_WITHIN_MS = 100;
+
+/**
  * The timer jobs that wake a scheduler for the seconds in which events fall due. Whoever makes
  * events pending, by an insert or by a new time, calls {@link Timers.schedule} with their times in
  * the same transaction, so an event due within the writers' horizon never exists without its timer;
@@ -36,11 +44,13 @@ export class Timers {
 
   /**
    * The one call for writers: gives the seconds of `times` within the writers' horizon their timer
-   * jobs through `executor`, as the last statement of the writer's transaction (see {@link cover}).
-   * Writes nothing when this process covered them all already.
+   * jobs through `executor`, as the last statement of the writer's transaction (see {@link cover}),
+   * and wakes the schedulers at its commit for those due within {@link WAKE_WITHIN_MS}. Writes
+   * nothing when this process covered them all already.
    */
   async schedule(executor: SqlExecutor, times: Date[], now: Date): Promise<void> {
-    await this.cover(executor, this.#uncovered(times, now), now);
+    const dueSoon = slotsOf(times.filter((time) => time.getTime() - now.getTime() < WAKE_WITHIN_MS));
+    await this.#write(executor, this.#uncovered(times, now), dueSoon, now);
   }
 
   /**
@@ -67,8 +77,15 @@ export class Timers {
    * backlog, only late. Callers make this the last statement of their transaction.
    */
   async cover(executor: SqlExecutor, slots: number[], now: Date): Promise<void> {
+    await this.#write(executor, slots, [], now);
+  }
+
+  /** A slot of `dueSoon` is never remembered (see SlotMemory), so it is among `slots` too. */
+  async #write(executor: SqlExecutor, slots: number[], dueSoon: number[], now: Date): Promise<void> {
     if (slots.length === 0) return;
-    const { sql, params } = slotJobsInsert(slots, this.options.shards);
+    const { shards } = this.options;
+    const { sql, params } =
+      dueSoon.length === 0 ? slotJobsInsert(slots, shards) : slotJobsInsertNotifying(slots, shards, dueSoon);
     await executor.query(sql, params);
     this.#memory.remember(slots, now);
   }

@@ -15,7 +15,7 @@ import {
   logger,
   makeWorker,
 } from '../testing/worker-kit.js';
-import { STALE_SLOT_MS } from '../timer/slot-jobs.js';
+import { STALE_SLOT_MS, slotOf } from '../timer/slot-jobs.js';
 import { Capacity } from './capacity.js';
 import { OutcomeWriter } from './outcome-writer.js';
 import { Shares } from './shares.js';
@@ -315,6 +315,53 @@ describe('DeliveryWorker over the memory store', () => {
     expect(probes.mock.calls.length).toBeLessThan(claims.mock.calls.length / 2);
     expect(probes.mock.calls.length).toBeGreaterThanOrEqual(1);
   });
+
+  it(
+    'claims an event written to fall due soon in a running slot at once, not at its next poll',
+    { timeout: 30_000 },
+    async () => {
+      const { worker, close } = makeWorker(store, new Date(0), { options: { pollMs: HOUR } });
+      const stopping = new AbortController();
+      const from = new Date(Date.now() - 1000);
+      const probes = vi.spyOn(store, 'nextDueAt');
+      const slot = worker.deliverSlot(from, new Date(Date.now() + HOUR), stopping.signal);
+      // Once it has claimed and found nothing to come, the loop sleeps until its poll, an hour away.
+      await vi.waitFor(() => expect(probes).toHaveBeenCalledTimes(1));
+      expect(await probes.mock.results[0]?.value).toBeNull();
+      const event = due({ scheduledAt: new Date(Date.now() + 20) });
+      store.insert([event]);
+      worker.dueSoon(slotOf(from));
+      await vi.waitFor(() => expect(receiver.hits).toHaveLength(1), { timeout: 20_000 });
+      stopping.abort();
+      // Its wait for the next poll, an hour, ends only with a nudge.
+      worker.dueSoon(slotOf(from));
+      await slot;
+      await close();
+    },
+  );
+
+  it(
+    'claims an event due soon ahead on the backlog line when no slot of its second runs here',
+    { timeout: 30_000 },
+    async () => {
+      const backlog = new Wakeup(HOUR, 5);
+      const { worker, close } = makeWorker(store, new Date(0), { backlog, options: { claimAheadMs: 2000 } });
+      const stopping = new AbortController();
+      const running = worker.runBacklog(stopping.signal);
+      const claims = vi.spyOn(store, 'claimBacklog');
+      const event = due({ scheduledAt: new Date(Date.now() + 1000) });
+      store.insert([event]);
+      worker.dueSoon(slotOf(event.scheduledAt));
+      await vi.waitFor(() => expect(claims).toHaveBeenCalledTimes(1));
+      expect(claims.mock.calls[0]?.[0]).toMatchObject({ aheadMs: 2000 });
+      // Taken before its time, as a slot's claim takes it: the call starts once it is due.
+      expect(await claims.mock.results[0]?.value).toHaveLength(1);
+      await vi.waitFor(() => expect(receiver.hits).toHaveLength(1), { timeout: 20_000 });
+      stopping.abort();
+      await running;
+      await close();
+    },
+  );
 
   it('leaves a slot it starts long after its second to the backlog’s claims, and pokes them', async () => {
     // bench/scale `catch-up`: after a stop, the jobs of every missed second, run one by one, held the

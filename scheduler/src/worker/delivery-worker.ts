@@ -4,7 +4,7 @@ import { leaseWindow } from '../lease.rules.js';
 import type { Owner } from '../liveness/owner-registry.js';
 import type { ClaimLine, DeliveryMetrics } from '../metrics.js';
 import type { AttemptTracing, ClaimOptions, ClaimedAttempt, EventStore, Sender } from '../ports.js';
-import { isStaleSlot } from '../timer/slot-jobs.js';
+import { isStaleSlot, slotOf } from '../timer/slot-jobs.js';
 import { AttemptDelivery } from './attempt-delivery.js';
 import { type Capacity, fewestPlaces, placesKeptForDue } from './capacity.js';
 import type { OutcomeWriter } from './outcome-writer.js';
@@ -13,6 +13,7 @@ import type { HoldEnds } from './hold-ends.js';
 import type { Shares } from './shares.js';
 import { nextDueMatters } from './slot-wake.js';
 import { WaitingStarts } from './waiting-starts.js';
+import { type SlotNudge, SlotNudges } from './slot-nudges.js';
 import { DatabaseClock } from './database-clock.js';
 import type { Wakeup } from './wakeup.js';
 
@@ -89,6 +90,7 @@ export class DeliveryWorker {
   readonly #waiting: WaitingStarts;
   readonly #clock = new DatabaseClock();
   readonly #attempts: AttemptDelivery;
+  readonly #nudges = new SlotNudges();
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.#waiting = new WaitingStarts(deps.shares);
@@ -107,11 +109,22 @@ export class DeliveryWorker {
       return true;
     }
     const inFlight = new Set<Promise<void>>();
+    const slot = slotOf(from);
+    const nudge = this.#nudges.open(slot);
     try {
-      return await this.#slotLoop(from, until, stopping, inFlight);
+      return await this.#slotLoop(from, until, stopping, inFlight, nudge);
     } finally {
+      this.#nudges.close(slot, nudge);
       await Promise.all(inFlight);
     }
+  }
+
+  /**
+   * An event was written to fall due almost at once in `slot`: a loop of that slot running here
+   * claims at once rather than at its next poll; where none runs, the backlog line claims ahead.
+   */
+  dueSoon(slot: number): void {
+    if (!this.#nudges.nudge(slot)) this.deps.backlog.pokeAhead();
   }
 
   async #slotLoop(
@@ -119,6 +132,7 @@ export class DeliveryWorker {
     until: Date,
     stopping: AbortSignal,
     inFlight: Set<Promise<void>>,
+    nudge: SlotNudge,
   ): Promise<boolean> {
     const { pollMs, claimAheadMs: aheadMs } = this.deps.options;
     // A slot's claim reads its oldest due events first. After a claim that filled a room, or with
@@ -137,6 +151,7 @@ export class DeliveryWorker {
     while (!stopping.aborted) {
       try {
         const claimedFrom = performance.now();
+        nudge.reset();
         // Claim again after a claim that may have left due events.
         const { more } = await this.#claim(claim, 'due', inFlight);
         crowded = more;
@@ -153,7 +168,7 @@ export class DeliveryWorker {
         const wake = Math.min(next ? next.getTime() - aheadMs / 2 : until.getTime(), now + pollMs);
         // Woken early by a place freed only while due events may wait for one: the others wait
         // for their time, and the backlog claims what a freed place lets go.
-        if (wake > now) await (crowded ? this.deps.shares.whenFreed(wake - now) : sleep(wake - now));
+        if (wake > now) await (crowded ? this.deps.shares.whenFreed(wake - now) : nudge.wait(wake - now));
       } catch (error) {
         // The database is unreachable: keep trying for a while; the backlog picks up the rest.
         this.deps.logger.warn({ err: error }, 'could not claim due events');
@@ -166,14 +181,16 @@ export class DeliveryWorker {
 
   /**
    * Claims due events of any slot — those left for lack of a share, released or recovered ones,
-   * those whose slot job was lost — at every tick or poke of the backlog, until `stopping` aborts.
+   * those whose slot job was lost — at every tick or poke of the backlog, until `stopping` aborts;
+   * after a poke for an event due soon ({@link dueSoon}), also those due within the look-ahead.
    */
   async runBacklog(stopping: AbortSignal): Promise<void> {
     const inFlight = new Set<Promise<void>>();
-    const claim: Claim = (options) => this.deps.store.claimBacklog(options);
+    let aheadMs = 0;
+    const claim: Claim = (options) => this.deps.store.claimBacklog({ ...options, aheadMs });
     try {
       while (!stopping.aborted) {
-        await this.deps.backlog.wait(stopping);
+        aheadMs = (await this.deps.backlog.wait(stopping)) ? this.deps.options.claimAheadMs : 0;
         try {
           let full = true;
           while (full && !stopping.aborted) {

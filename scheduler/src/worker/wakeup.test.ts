@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Wakeup } from './wakeup.js';
 
-const elapsed = async (work: Promise<void>): Promise<number> => {
+const elapsed = async (work: Promise<unknown>): Promise<number> => {
   const start = performance.now();
   await work;
   return performance.now() - start;
@@ -31,6 +31,20 @@ describe('Wakeup', () => {
     wakeup.poke();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await elapsed(wakeup.wait(new AbortController().signal))).toBeLessThan(1000);
+  });
+
+  it('tells the wait a poke for events due soon came, once', async () => {
+    const wakeup = new Wakeup(10_000, 1);
+    const stopping = new AbortController().signal;
+    const waiting = wakeup.wait(stopping);
+    wakeup.poke();
+    expect(await waiting).toBe(false);
+    const ahead = wakeup.wait(stopping);
+    wakeup.poke();
+    wakeup.pokeAhead();
+    expect(await ahead).toBe(true);
+    wakeup.poke();
+    expect(await wakeup.wait(stopping)).toBe(false);
   });
 
   it('wakes when stopping aborts', async () => {

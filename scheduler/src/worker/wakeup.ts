@@ -5,6 +5,7 @@
 export class Wakeup {
   #wake: (() => void) | undefined;
   #poked = false;
+  #ahead = false;
   #gathering: NodeJS.Timeout | undefined;
 
   constructor(
@@ -20,8 +21,17 @@ export class Wakeup {
     }, this.gatherMs);
   }
 
-  /** Resolves at the next tick, after a poke, or when `stopping` aborts. */
-  async wait(stopping: AbortSignal): Promise<void> {
+  /** A poke for events not due yet: the claim it wakes looks ahead (see {@link wait}). */
+  pokeAhead(): void {
+    this.#ahead = true;
+    this.poke();
+  }
+
+  /**
+   * Resolves at the next tick, after a poke, or when `stopping` aborts; true when a poke since the
+   * last wait was {@link pokeAhead}'s.
+   */
+  async wait(stopping: AbortSignal): Promise<boolean> {
     if (!this.#poked && !stopping.aborted) {
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -36,6 +46,9 @@ export class Wakeup {
       });
     }
     this.#poked = false;
+    const ahead = this.#ahead;
+    this.#ahead = false;
+    return ahead;
   }
 
   stop(): void {

@@ -1,0 +1,132 @@
+// bench/add-to-start: how soon an event created to fall due almost at once is called. One `all`
+// process on a fresh embedded PostgreSQL; events created one at a time through `POST /api/v1/events`
+// with `scheduled_at` ADD_LEADS_MS (each lead in turn) after the request is sent, at random gaps;
+// a receiver in this process notes when each call arrives. Reported per lead: lateness (arrival −
+// scheduled_at) and add-to-arrival (arrival − the create request's send); also events never called
+// and calls received twice. ADD_BACKGROUND_RATE events a second (default 0) fall due meanwhile,
+// created ahead through the batch route, so that every second's slot is running.
+// Usage: npm run add-to-start -w bench  (ADD_PER_LEAD: events per lead; BENCH_SERVICE_ROOT: another
+// checkout; ADD_RESULT: a suffix for the results file).
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
+import { freshDataDir, printedKey, saveReport, spread, startService } from './processes.ts';
+
+const LEADS_MS = (process.env.ADD_LEADS_MS ?? '15,30,60,100,200,1000').split(',').map(Number);
+const PER_LEAD = Number(process.env.ADD_PER_LEAD ?? 60);
+const BACKGROUND_RATE = Number(process.env.ADD_BACKGROUND_RATE ?? 0);
+const PORT = Number(process.env.BENCH_PORT ?? 3591);
+/** Gaps between creates, drawn uniformly: never in step with the timer's polls. */
+const GAP_MS = [120, 380];
+
+const arrivals = new Map<string, number>();
+let duplicates = 0;
+
+function startReceiver(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const at = Date.now();
+    req.resume();
+    req.on('end', () => {
+      const id = req.url?.startsWith('/add/') ? req.url.slice(5) : undefined;
+      if (id !== undefined && arrivals.has(id)) duplicates++;
+      else if (id !== undefined) arrivals.set(id, at);
+      res.end();
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function request(pool: Pool, key: string, path: string, body: unknown): Promise<void> {
+  const response = await pool.request({
+    method: 'POST',
+    path,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 201) throw new Error(`${path} refused: ${response.statusCode} ${text}`);
+}
+
+/** Background events due at `BACKGROUND_RATE` a second over `seconds`, starting `leadMs` from now. */
+async function createBackground(pool: Pool, key: string, target: string, seconds: number, leadMs: number) {
+  const total = Math.round(BACKGROUND_RATE * seconds);
+  const first = Date.now() + leadMs;
+  for (let from = 0; from < total; from += 1000) {
+    const events = Array.from({ length: Math.min(1000, total - from) }, (_, k) => ({
+      webhook_url: `${target}/background/${from + k}`,
+      scheduled_at: new Date(first + ((from + k) * 1000) / BACKGROUND_RATE).toISOString(),
+      payload: { n: from + k },
+    }));
+    await request(pool, key, '/api/v1/events/batch', { events });
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main() {
+  const data = await freshDataDir();
+  const service = await startService('all', PORT, data.dir);
+  const receiver = await startReceiver();
+  const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const pool = new Pool(`http://127.0.0.1:${PORT}`, { connections: 4 });
+  try {
+    const key = await printedKey(service);
+    const meanGap = (GAP_MS[0]! + GAP_MS[1]!) / 2;
+    const measuredS = (LEADS_MS.length * PER_LEAD * meanGap) / 1000 + 10;
+    if (BACKGROUND_RATE > 0) await createBackground(pool, key, target, measuredS + 10, 3000);
+    // The first requests are slow (connections, the key's lookup, compilation): a 15 ms lead passed.
+    for (let k = 0; k < 20; k++) {
+      await request(pool, key, '/api/v1/events', {
+        webhook_url: `${target}/warm-up/${k}`,
+        scheduled_at: new Date(Date.now() + 2000).toISOString(),
+      });
+    }
+    await sleep(3000);
+    const sent: { id: string; leadMs: number; sentAt: number; scheduledAt: number }[] = [];
+    for (let round = 0; round < PER_LEAD; round++) {
+      for (const leadMs of LEADS_MS) {
+        const id = `${leadMs}-${round}`;
+        const sentAt = Date.now();
+        const scheduledAt = sentAt + leadMs;
+        await request(pool, key, '/api/v1/events', {
+          webhook_url: `${target}/add/${id}`,
+          scheduled_at: new Date(scheduledAt).toISOString(),
+        });
+        sent.push({ id, leadMs, sentAt, scheduledAt });
+        await sleep(GAP_MS[0]! + Math.random() * (GAP_MS[1]! - GAP_MS[0]!));
+      }
+    }
+    const deadline = Date.now() + 30_000;
+    while (sent.some(({ id }) => !arrivals.has(id)) && Date.now() < deadline) await sleep(100);
+    const missing = sent.filter(({ id }) => !arrivals.has(id)).length;
+    const perLead = Object.fromEntries(
+      LEADS_MS.map((leadMs) => {
+        const mine = sent.filter((event) => event.leadMs === leadMs && arrivals.has(event.id));
+        return [
+          `${leadMs}ms`,
+          {
+            latenessMs: spread(mine.map((event) => arrivals.get(event.id)! - event.scheduledAt)),
+            addToArrivalMs: spread(mine.map((event) => arrivals.get(event.id)! - event.sentAt)),
+          },
+        ];
+      }),
+    );
+    const report = {
+      date: new Date().toISOString(),
+      service: process.env.BENCH_SERVICE_ROOT ?? 'this checkout',
+      perLead: PER_LEAD,
+      backgroundPerSecond: BACKGROUND_RATE,
+      missing,
+      duplicates,
+      leads: perLead,
+    };
+    await saveReport(`add-to-start${process.env.ADD_RESULT ? `-${process.env.ADD_RESULT}` : ''}`, report);
+  } finally {
+    await pool.close();
+    receiver.close();
+    await service.stop();
+    await data.remove();
+  }
+}
+
+await main();
