@@ -47,6 +47,13 @@ describe('Wakeup', () => {
     expect(await wakeup.wait(stopping)).toBe(false);
   });
 
+  it('wakes at once for events due soon, without gathering pokes', async () => {
+    const wakeup = new Wakeup(10_000, 60_000);
+    const waiting = wakeup.wait(new AbortController().signal);
+    wakeup.pokeAhead();
+    expect(await elapsed(waiting)).toBeLessThan(30_000);
+  });
+
   it('wakes when stopping aborts', async () => {
     const wakeup = new Wakeup(10_000, 5);
     const stopping = new AbortController();

@@ -21,10 +21,14 @@ export class Wakeup {
     }, this.gatherMs);
   }
 
-  /** A poke for events not due yet: the claim it wakes looks ahead (see {@link wait}). */
+  /**
+   * A poke for an event written to fall due soon (or now), which wakes the loop at once: its claim
+   * looks ahead (see {@link wait}). Pokes that come while it claims wake it once more after.
+   */
   pokeAhead(): void {
     this.#ahead = true;
-    this.poke();
+    this.#poked = true;
+    this.#wake?.();
   }
 
   /**
