@@ -7,11 +7,13 @@
 // request's send to the call's arrival and to the request's answer. ADD_BACKGROUND_RATE events a
 // second (default 0) fall due meanwhile, created ahead through the batch route, so that every
 // second's slot is running. ADD_SPLIT=1: one `--role api` process and two `--role scheduler` ones.
+// ADD_GAP_MS: the gaps' range (120,380). The CPU of the service and PostgreSQL over the leads' phase.
 // Usage: npm run add-to-start -w bench  (ADD_PER_LEAD: events per lead; BENCH_SERVICE_ROOT: another
 // checkout; ADD_RESULT: a suffix for the results file).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
+import { postmasterPid, treeCpuMs } from './cpu.ts';
 import { freshDataDir, printedKey, saveReport, spread, startService } from './processes.ts';
 
 const LEADS_MS = (process.env.ADD_LEADS_MS ?? '15,30,60,100,200,1000').split(',').map(Number);
@@ -21,7 +23,7 @@ const BACKGROUND_RATE = Number(process.env.ADD_BACKGROUND_RATE ?? 0);
 const SPLIT = process.env.ADD_SPLIT === '1';
 const PORT = Number(process.env.BENCH_PORT ?? 3591);
 /** Gaps between creates, drawn uniformly: never in step with the timer's polls. */
-const GAP_MS = [120, 380];
+const GAP_MS = (process.env.ADD_GAP_MS ?? '120,380').split(',').map(Number);
 
 const TRIGGERS = Number(process.env.ADD_TRIGGERS ?? 60);
 
@@ -135,6 +137,14 @@ async function main() {
     await sleep(3000);
     const sent: { id: string; leadMs: number; sentAt: number; scheduledAt: number }[] = [];
     const refused: Record<number, number> = {};
+    const postgres = await postmasterPid(data.dir);
+    const cpuNow = async () => {
+      const each = await Promise.all(
+        [service, ...schedulers].map((running) => treeCpuMs(running.child.pid!)),
+      );
+      return { service: each.reduce((a, b) => a + b, 0), postgres: await treeCpuMs(postgres) };
+    };
+    const cpuBefore = await cpuNow();
     for (let round = 0; round < PER_LEAD; round++) {
       for (const leadMs of LEADS_MS) {
         const id = `${leadMs}-${round}`;
@@ -159,6 +169,7 @@ async function main() {
     const deadline = Date.now() + 30_000;
     while (sent.some(({ id }) => !arrivals.has(id)) && Date.now() < deadline) await sleep(100);
     const missing = sent.filter(({ id }) => !arrivals.has(id)).length;
+    const cpuAfter = await cpuNow();
     const perLead = Object.fromEntries(
       LEADS_MS.map((leadMs) => {
         const mine = sent.filter((event) => event.leadMs === leadMs && arrivals.has(event.id));
@@ -180,6 +191,10 @@ async function main() {
       backgroundPerSecond: BACKGROUND_RATE,
       missing,
       duplicates,
+      cpuMsOfLeadPhase: {
+        service: Math.round(cpuAfter.service - cpuBefore.service),
+        postgres: Math.round(cpuAfter.postgres - cpuBefore.postgres),
+      },
       leads: perLead,
       triggers: await triggerRuns(pool, key, target),
     };

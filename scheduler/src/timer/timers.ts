@@ -80,7 +80,10 @@ export class Timers {
     await this.#write(executor, slots, [], now);
   }
 
-  /** A slot of `dueSoon` is never remembered (see SlotMemory), so it is among `slots` too. */
+  /**
+   * Writes the timer jobs of `slots` and notifies those of `dueSoon`. A slot due that soon is never
+   * remembered (SlotMemory trusts none), so it is always among `slots` as well.
+   */
   async #write(executor: SqlExecutor, slots: number[], dueSoon: number[], now: Date): Promise<void> {
     if (slots.length === 0) return;
     const { shards } = this.options;
