@@ -326,7 +326,7 @@ describe('DeliveryWorker over the memory store', () => {
       const probes = vi.spyOn(store, 'nextDueAt');
       const slot = worker.deliverSlot(from, new Date(Date.now() + HOUR), stopping.signal);
       // Once it has claimed and found nothing to come, the loop sleeps until its poll, an hour away.
-      await vi.waitFor(() => expect(probes).toHaveBeenCalledTimes(1));
+      await vi.waitFor(() => expect(probes).toHaveBeenCalledTimes(1), { timeout: 20_000 });
       expect(await probes.mock.results[0]?.value).toBeNull();
       const event = due({ scheduledAt: new Date(Date.now() + 20) });
       store.insert([event]);
@@ -352,7 +352,7 @@ describe('DeliveryWorker over the memory store', () => {
       const event = due({ scheduledAt: new Date(Date.now() + 1000) });
       store.insert([event]);
       worker.dueSoon(slotOf(event.scheduledAt));
-      await vi.waitFor(() => expect(claims).toHaveBeenCalledTimes(1));
+      await vi.waitFor(() => expect(claims).toHaveBeenCalledTimes(1), { timeout: 20_000 });
       expect(claims.mock.calls[0]?.[0]).toMatchObject({ aheadMs: 2000 });
       // Taken before its time, as a slot's claim takes it: the call starts once it is due.
       expect(await claims.mock.results[0]?.value).toHaveLength(1);
