@@ -5,8 +5,8 @@ import { type Receiver, eventually, startReceiver } from '../../test/receiver.js
 import { insertPendingEvent } from '../events/store/pending-events.js';
 
 // An event written to fall due within Timers' WAKE_WITHIN_MS wakes the schedulers through a
-// notification at its commit. Every poll here is ten minutes away (Agenda's, the slots', the backlog's
-// tick), so only that wake delivers such an event within the test's time.
+// notification at its commit. Every poll here is ten minutes away (Agenda's, the slots' and the
+// backlog's tick), so only that wake delivers such an event within the test's time.
 
 const TEN_MINUTES = 600_000;
 let app: TestApp;
@@ -49,29 +49,27 @@ async function writeDueSoon(path: string): Promise<void> {
   );
 }
 
-/** Whether the scheduler's listening session is connected and has run its `listen`. */
-const listening = async () => {
-  const [row] = await app.sql<{ n: number }>(
-    `select count(*)::int as n from pg_stat_activity
+/** The backend of the scheduler's listening session once it has run its `listen`, else undefined. */
+const listener = async (): Promise<number | undefined> => {
+  const [row] = await app.sql<{ pid: number }>(
+    `select pid from pg_stat_activity
      where application_name = 'webhook-scheduler-due-soon' and datname = current_database()
        and state = 'idle' and query like 'listen %'`,
   );
-  return row?.n === 1;
+  return row?.pid;
 };
 
 describe('an event written to fall due almost at once', () => {
   it('is delivered without waiting for a poll', { timeout: 60_000 }, async () => {
-    await eventually(listening, (yes) => yes);
+    await eventually(listener, (pid) => pid !== undefined);
     await writeDueSoon('/soon');
     await receiver.waitFor(1, (request) => request.path === '/soon', 30_000);
   });
 
   it('is again once the listening session was lost and came back', { timeout: 60_000 }, async () => {
-    await app.sql(
-      `select pg_terminate_backend(pid) from pg_stat_activity
-       where application_name = 'webhook-scheduler-due-soon' and datname = current_database()`,
-    );
-    await eventually(listening, (yes) => yes, 30_000);
+    const lost = await eventually(listener, (pid) => pid !== undefined);
+    await app.sql('select pg_terminate_backend($1)', [lost]);
+    await eventually(listener, (pid) => pid !== undefined && pid !== lost, 30_000);
     await writeDueSoon('/soon-again');
     await receiver.waitFor(1, (request) => request.path === '/soon-again', 30_000);
   });
