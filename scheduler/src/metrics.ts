@@ -78,3 +78,20 @@ export function createDeliveryMetrics(registry: Registry, backlog: () => Promise
     },
   };
 }
+
+/**
+ * PostgreSQL's notification queue in use, 0 to 1 (`pg_notification_queue_usage()`), read at scrape
+ * time. A session that listens but does not read (a process stopped, yet connected) keeps every
+ * later notification queued; once the queue is full, a write that notifies fails at its commit, and
+ * writes of events due within 100 ms notify the schedulers (Timers).
+ */
+export function registerNotifyQueueUsage(registry: Registry, usage: () => Promise<number>): void {
+  new Gauge({
+    name: 'webhook_notify_queue_usage',
+    help: 'Fraction of PostgreSQL’s notification queue in use: near 0 unless a listening session stopped reading.',
+    registers: [registry],
+    async collect() {
+      this.set(await usage());
+    },
+  });
+}

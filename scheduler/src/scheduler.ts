@@ -5,7 +5,7 @@ import { topUpCrons } from './cron-top-up.js';
 import { OwnerRegistry, poolConnection } from './liveness/owner-registry.js';
 import { DueSoonListener } from './timer/due-soon-listener.js';
 import { recoverDeadOwners } from './liveness/recover-dead-owners.js';
-import { createDeliveryMetrics } from './metrics.js';
+import { createDeliveryMetrics, registerNotifyQueueUsage } from './metrics.js';
 import type { AttemptTracing, EventStore, Sender } from './ports.js';
 import { AgendaTimer } from './timer/agenda-timer.js';
 import { extendTimerHorizon } from './timer/horizon.js';
@@ -114,6 +114,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   const leaseMs = options.webhookTimeoutMs + (options.leaseGraceMs ?? 30_000);
 
   const metrics = createDeliveryMetrics(options.registry, () => store.dueBacklog());
+  registerNotifyQueueUsage(options.registry, async () => {
+    const { rows } = await pool.query<{ usage: number }>('select pg_notification_queue_usage() as usage');
+    return rows[0]?.usage ?? 0;
+  });
   const owners = new OwnerRegistry(poolConnection(pool), options.name, logger);
   const capacity = new Capacity(tuning.maxInFlight);
   const shares = new Shares(tuning.teamMaxInFlight, tuning.destinationMaxInFlight, tuning.circuitFailures);
