@@ -20,6 +20,8 @@ export interface ScaleReport {
   machine: { cores: number; loadAvgBefore?: number[]; loadAvgAfter: number[] };
   migrateOnCloneMs: number;
   punctual: Lateness;
+  /** Since 2026-12-02: the punctual events by team (the busiest, the others) and second of the minute. */
+  punctualByTeam?: { team: string; seconds: string; events: number; p50: number; p99: number; max: number }[];
   cronOccurrences: Lateness;
   receivers: { before: { duplicates: number }; after: { duplicates: number } };
   api: Record<string, { requests: number; p99: number }>;
@@ -180,7 +182,15 @@ function scenarioFigures(report: ScaleReport): Figure[] {
       figure('the backlog drained in', ms(catchUp.drainedInMs)),
       latenessFigure('punctual events due while it drained', catchUp.punctualDueWhileDraining, undefined, 50),
     ];
-  return [latenessFigure('punctual lateness', report.punctual, 5, 25)];
+  return [
+    latenessFigure('punctual lateness', report.punctual, 5, 25),
+    ...(report.punctualByTeam ?? []).map((part) =>
+      figure(
+        `  ${part.team === 'busiest' ? 'team 0 (half of all)' : 'the other teams'}, seconds ${part.seconds}: p50 / p99 / max (${part.events} events)`,
+        `${part.p50} / ${part.p99} / ${ms(part.max)}`,
+      ),
+    ),
+  ];
 }
 
 /** The report's figures against issue 25's aims, in the order the issue states them. */

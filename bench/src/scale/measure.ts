@@ -49,6 +49,47 @@ export async function latenessBySecondOfMinute(db: pg.Client, prefix: string, si
   }));
 }
 
+/**
+ * Lateness of the events whose URL path holds `prefix`, split by whose they are (`team`, the seed's
+ * busiest, against all others) and by when in the minute they fell due (its first `markSeconds`,
+ * when the minute crons fall due, against the rest): whose events the marks hold back.
+ */
+export async function latenessByTeamAndMark(
+  db: pg.Client,
+  prefix: string,
+  since: Date,
+  team: string,
+  markSeconds = 5,
+) {
+  const { rows } = await db.query<{
+    team: string;
+    mark: boolean;
+    events: string;
+    p50: number;
+    p99: number;
+    max: number;
+  }>(
+    `with late as (
+       select case when team_id = $3 then 'busiest' else 'others' end as team,
+              extract(second from scheduled_at) < $4 as mark,
+              extract(epoch from executed_at - scheduled_at) * 1000 as ms
+       from events
+       where webhook_url like $1 and scheduled_at >= $2 and retry_of is null and status in ('success', 'failed'))
+     select team, mark, count(*) as events, percentile_cont(0.5) within group (order by ms) as p50,
+            percentile_cont(0.99) within group (order by ms) as p99, max(ms) as max
+     from late group by 1, 2 order by 1, 2 desc`,
+    [`%${prefix}%`, since, team, markSeconds],
+  );
+  return rows.map((row) => ({
+    team: row.team,
+    seconds: row.mark ? `0-${markSeconds - 1}` : `${markSeconds}-59`,
+    events: Number(row.events),
+    p50: Math.round(row.p50),
+    p99: Math.round(row.p99),
+    max: Math.round(row.max),
+  }));
+}
+
 /** Live and dead tuples of the tables that churn. */
 export async function tuples(db: pg.Client) {
   const { rows } = await db.query<{ table: string; live: string; dead: string }>(

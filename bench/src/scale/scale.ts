@@ -20,12 +20,13 @@ import {
   disk,
   lateness,
   latenessBySecondOfMinute,
+  latenessByTeamAndMark,
   machineLoad,
   slowStatements,
   statements,
   tuples,
 } from './measure.ts';
-import { RECEIVER_PORT_BASE, RECEIVER_PORTS, pendingStatement } from './seed-sql.ts';
+import { RECEIVER_PORT_BASE, RECEIVER_PORTS, pendingStatement, teamId } from './seed-sql.ts';
 import { servicesUse, startServices, startTimed, stopServices } from './services.ts';
 import { RUN_DATABASE, cloneTemplate, ensureTemplate, migrate, withClient } from './template.ts';
 import {
@@ -245,6 +246,7 @@ try {
       migrateOnCloneMs: migrateMs,
       punctual: await lateness(db, '/punctual/', new Date(t0)),
       punctualWorstSeconds: await latenessBySecondOfMinute(db, '/punctual/', new Date(t0)),
+      punctualByTeam: await latenessByTeamAndMark(db, '/punctual/', new Date(t0), teamId(0)),
       ...(catchUp
         ? {
             catchUp: {
