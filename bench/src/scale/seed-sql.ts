@@ -25,13 +25,13 @@ export function seedSize(scale: number): SeedSize {
   };
 }
 
+/** The id of the seed's team `n` (team 0 holds half of everything). */
+export const teamId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
 /**
  * Live receivers listen on RECEIVER_PORT_BASE + 0..RECEIVER_PORTS-1; crons and the load call them.
  * Below Linux's ephemeral ports (32768–60999): at 41,000 a client connection had taken one first.
  */
-/** The id of the seed's team `n` (team 0 holds half of everything). */
-export const teamId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
 export const RECEIVER_PORT_BASE = 30_000;
 export const RECEIVER_PORTS = 100;
 const DAY_MS = 86_400_000;
