@@ -23,6 +23,8 @@ export interface ScaleReport {
   /** Since 2026-12-02: the punctual events by team (the busiest, the others) and second of the minute. */
   punctualByTeam?: { team: string; seconds: string; events: number; p50: number; p99: number; max: number }[];
   cronOccurrences: Lateness;
+  /** Since 2026-12-02: each minute mark's occurrences, when the last started, and their rate. */
+  markDrains?: { mark: string; occurrences: number; lastStartMs: number; perSecond: number }[];
   receivers: { before: { duplicates: number }; after: { duplicates: number } };
   api: Record<string, { requests: number; p99: number }>;
   deadTuples: Record<string, Tuples>[];
@@ -193,6 +195,21 @@ function scenarioFigures(report: ScaleReport): Figure[] {
   ];
 }
 
+/**
+ * The rate each mark drained at, against what the lateness aims need of it at bench/scale's marks
+ * (bench/README.md, bench/scale, 2026-12-01 23:04): not an aim of its own, the reason for those.
+ */
+function markDrainFigures(drains: NonNullable<ScaleReport['markDrains']>): Figure[] {
+  if (drains.length === 0) return [];
+  const rates = drains.map((d) => d.perSecond).sort((a, b) => a - b);
+  return [
+    figure(
+      `  marks' drain: occurrences / last start, slowest to fastest (${drains.length} marks)`,
+      `${rates[0]!.toLocaleString('en-US')}–${rates.at(-1)!.toLocaleString('en-US')}/s (the aims above need > 6,700/s)`,
+    ),
+  ];
+}
+
 /** The report's figures against issue 25's aims, in the order the issue states them. */
 export function scaleAims(report: ScaleReport): Figure[] {
   const failed = report.punctual.failed + report.cronOccurrences.failed;
@@ -204,6 +221,7 @@ export function scaleAims(report: ScaleReport): Figure[] {
   return [
     ...scenarioFigures(report),
     latenessFigure('cron occurrences lateness', report.cronOccurrences, 5, 25),
+    ...markDrainFigures(report.markDrains ?? []),
     figure(
       'calls twice; events failed',
       `${duplicates}; ${failed}`,

@@ -90,6 +90,30 @@ export async function latenessByTeamAndMark(
   }));
 }
 
+/**
+ * Each minute mark since `since` that held at least `least` occurrences (calls whose URL path holds
+ * `prefix`, due at the minute's first instant): how many, when the last started, and the rate they
+ * drained at (occurrences over that time): the rate the marks' lateness aims turn on (bench/README.md,
+ * bench/scale, 2026-12-01 23:04).
+ */
+export async function markDrains(db: pg.Client, prefix: string, since: Date, least = 1000) {
+  const { rows } = await db.query<{ mark: Date; occurrences: string; last_ms: number }>(
+    `select scheduled_at as mark, count(*) as occurrences,
+            max(extract(epoch from executed_at - scheduled_at) * 1000) as last_ms
+     from events
+     where webhook_url like $1 and scheduled_at >= $2 and scheduled_at = date_trunc('minute', scheduled_at)
+       and retry_of is null and status in ('success', 'failed')
+     group by 1 having count(*) >= $3 order by 1`,
+    [`%${prefix}%`, since, least],
+  );
+  return rows.map((row) => ({
+    mark: row.mark.toISOString().slice(11, 16),
+    occurrences: Number(row.occurrences),
+    lastStartMs: Math.round(row.last_ms),
+    perSecond: Math.round(Number(row.occurrences) / (Math.max(row.last_ms, 1) / 1000)),
+  }));
+}
+
 /** Live and dead tuples of the tables that churn. */
 export async function tuples(db: pg.Client) {
   const { rows } = await db.query<{ table: string; live: string; dead: string }>(

@@ -21,6 +21,7 @@ import {
   lateness,
   latenessBySecondOfMinute,
   latenessByTeamAndMark,
+  markDrains,
   machineLoad,
   slowStatements,
   statements,
@@ -259,6 +260,7 @@ try {
           }
         : {}),
       cronOccurrences: await lateness(db, '/cron/', new Date(t0)),
+      markDrains: await markDrains(db, '/cron/', new Date(t0)),
       receivers: { before, after: withoutSeconds(await receiverStats(RECEIVER_PORT_BASE)) },
       ...(SLOW ? { slow: await slowReport(t0) } : {}),
       api: api?.routes ?? {},
