@@ -198,10 +198,10 @@ function scenarioFigures(report: ScaleReport): Figure[] {
 
 /**
  * The rate each mark drained at, against what the lateness aims need of it with the seed's crons
- * (bench/README.md, bench/scale, 2026-12-01 23:04): five minutes hold marks of a fifth, a fifth and
- * then half of the crons, team 0's events wait behind each and everyone's behind the last, and a
- * p99 lets 1 % of five minutes' punctual events be late, whatever their rate: R > crons / 3 a
- * second. Not an aim of its own: the reason for those.
+ * (bench/README.md, bench/scale, 2026-12-01 23:04). Five minutes hold four marks of a quarter of the
+ * crons and one of half; team 0's punctual events (half of them) wait behind every mark, the
+ * others' behind the half; and a p99 lets 1 % of five minutes' punctual events be late, whatever
+ * their rate: R > crons / 3 a second. Not an aim of its own: the reason for those.
  */
 function markDrainFigures(report: ScaleReport): Figure[] {
   const drains = report.markDrains ?? [];
